@@ -1,0 +1,32 @@
+/* Generated from schemas/entities/lot.json by `npm run gen`. Do not edit. */
+
+export interface Lot {
+  /**
+   * Lot number
+   */
+  number: string;
+  /**
+   * Material
+   */
+  material?: string | number | {};
+  /**
+   * GS1 location of the lot.
+   */
+  sgln?: string;
+  /**
+   * GTIN
+   */
+  gtin?: string;
+  /**
+   * Quantity
+   */
+  quantity?: number;
+  /**
+   * Unit of measure
+   */
+  uom?: string | number | {};
+  /**
+   * ID
+   */
+  id?: string;
+}

@@ -1,0 +1,28 @@
+/* Generated from schemas/entities/organisation.json by `npm run gen`. Do not edit. */
+
+export interface Organisation {
+  /**
+   * Name
+   */
+  name: string;
+  /**
+   * Account expiry
+   */
+  account_expiry?: string;
+  /**
+   * Sign-in providers
+   */
+  providers?: (('google' | 'github' | 'facebook' | 'twitter' | 'saml' | 'email') & string)[];
+  /**
+   * E.g. example.com. Empty: any domain.
+   */
+  allowed_domains?: string[];
+  /**
+   * State
+   */
+  state: number & (1 | 3);
+  /**
+   * ID
+   */
+  id?: string;
+}

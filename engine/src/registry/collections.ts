@@ -1,0 +1,37 @@
+import type { FieldDef } from '../types';
+import { enabledExtensions, type Registry } from './registry';
+
+/** What a store needs to know of an entity: its unique keys and the paths it searches or sorts. */
+export interface CollectionSpec {
+  name: string;
+  uniqueKeys: string[][];
+  indexes: string[];
+}
+
+function walk(fields: FieldDef[], prefix: string, visit: (f: FieldDef, path: string) => void): void {
+  for (const f of fields) {
+    const path = prefix ? `${prefix}.${f.id}` : f.id;
+    visit(f, path);
+    // Inside lists of rows a unique key would mean unique across rows of all records: not indexed.
+    if (f.fields && !f.multiple) walk(f.fields, path, visit);
+  }
+}
+
+export function collectionSpec(reg: Registry, entity: string): CollectionSpec {
+  const def = reg.entities[entity];
+  const uniqueKeys: string[][] = [];
+  const indexes = new Set<string>();
+  const visit = (f: FieldDef, path: string) => {
+    if (f.unique && !f.multiple) uniqueKeys.push([path]);
+    if ((f.searchable || f.sortable) && f.type !== 'object') indexes.add(path);
+  };
+  walk(def.fields, '', visit);
+  for (const ext of enabledExtensions(reg, entity)) walk(ext.fields, `extensions.${ext.name}`, visit);
+  for (const k of def.uniqueKeys ?? []) uniqueKeys.push([...k]);
+  if (def.fields.some((f) => f.id === 'state')) indexes.add('state');
+  return { name: entity, uniqueKeys, indexes: [...indexes] };
+}
+
+export function collectionSpecs(reg: Registry): CollectionSpec[] {
+  return Object.keys(reg.entities).map((e) => collectionSpec(reg, e));
+}

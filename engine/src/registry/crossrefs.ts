@@ -1,0 +1,182 @@
+import { distance } from 'fastest-levenshtein';
+import { ERRORS } from '../errors';
+import type { CustomMenuEntry, FieldDef } from '../types';
+import type { Parsed } from './load';
+import type { Problem } from './problems';
+import { fieldAt } from './registry';
+
+/** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
+export const PSEUDO_NAVIGATION_TYPES = ['home', 'epc', 'import', 'lot'];
+const RESERVED_FIELD_IDS = new Set(['id', 'extensions']);
+
+/** Checks what a meta-schema cannot: names that must point at other definitions. */
+export function checkCrossReferences(p: Parsed): Problem[] {
+  const out: Problem[] = [];
+  const add = (file: string, pointer: string, message: string) => out.push({ file, pointer, message });
+  const accessKeys = new Set(p.access!.def.keys.map((k) => k.key));
+  const entityNames = new Set(p.entities.keys());
+  const checkAccess = (file: string, pointer: string, key: string | undefined) => {
+    if (key !== undefined && !accessKeys.has(key)) add(file, pointer, `access key "${key}" is not declared in schemas/access.json`);
+  };
+
+  const checkFields = (file: string, pointer: string, fields: FieldDef[], top: boolean) => {
+    const seen = new Set<string>();
+    fields.forEach((f, i) => {
+      const at = `${pointer}/${i}`;
+      if (seen.has(f.id)) add(file, `${at}/id`, `field "${f.id}" is declared twice`);
+      seen.add(f.id);
+      if (top && RESERVED_FIELD_IDS.has(f.id)) add(file, `${at}/id`, `"${f.id}" is reserved for the system`);
+      if (f.ref !== undefined && !entityNames.has(f.ref)) add(file, `${at}/ref`, `reference target "${f.ref}" is not an entity${suggest(f.ref, entityNames)}`);
+      if (f.options) {
+        const values = f.options.map((o) => o.value);
+        if (new Set(values.map(String)).size !== values.length) add(file, `${at}/options`, 'option values must be unique');
+        const defaults = f.default === undefined ? [] : Array.isArray(f.default) ? f.default : [f.default];
+        for (const d of defaults) {
+          if (!values.some((v) => v === d)) add(file, `${at}/default`, `default ${JSON.stringify(d)} is not one of the options`);
+        }
+      }
+      if (f.fractionDigits !== undefined && f.type !== 'number') add(file, `${at}/fractionDigits`, 'fractionDigits applies to number fields only');
+      if (f.fields) checkFields(file, `${at}/fields`, f.fields, false);
+    });
+  };
+
+  for (const [name, { file, def }] of p.extensions) {
+    if (!entityNames.has(def.base)) add(file, '/base', `base entity "${def.base}" does not exist${suggest(def.base, entityNames)}`);
+    checkFields(file, '/fields', def.fields, false);
+    void name;
+  }
+
+  for (const [name, { file, def }] of p.entities) {
+    checkFields(file, '/fields', def.fields, true);
+    checkAccess(file, '/access', def.access ?? 'Master Data');
+    const extFields = [...p.extensions.values()]
+      .filter((e) => e.def.base === name)
+      .map((e) => ({ id: e.def.name, label: e.def.label, type: 'object', fields: e.def.fields }) as FieldDef);
+    const all: FieldDef[] = [...def.fields, { id: 'id', label: { en: 'ID', es: 'ID' }, type: 'string' }, { id: 'extensions', label: { en: 'Extensions', es: 'Extensiones' }, type: 'object', fields: extFields }];
+    const checkPath = (pointer: string, path: string) => {
+      if (!fieldAt(all, path)) add(file, pointer, `field "${path}" does not exist in ${name} or its extensions`);
+    };
+    if (def.titleField !== undefined) checkPath('/titleField', def.titleField);
+    def.listColumns?.forEach((c, i) => checkPath(`/listColumns/${i}`, c));
+    def.importKeys?.forEach((c, i) => checkPath(`/importKeys/${i}`, c));
+    def.secretFields?.forEach((c, i) => checkPath(`/secretFields/${i}`, c));
+    def.uniqueKeys?.forEach((k, i) => k.forEach((c, j) => checkPath(`/uniqueKeys/${i}/${j}`, c)));
+  }
+
+  const access = p.access!;
+  const seenKeys = new Set<string>();
+  access.def.keys.forEach((k, i) => {
+    if (seenKeys.has(k.key)) add(access.file, `/keys/${i}/key`, `access key "${k.key}" is declared twice`);
+    seenKeys.add(k.key);
+  });
+  const templateIds = new Set(access.def.templates.map((t) => t.id));
+  access.def.templates.forEach((t, i) => t.keys.forEach((k, j) => checkAccess(access.file, `/templates/${i}/keys/${j}`, k)));
+  access.def.profiles.forEach((pr, i) => {
+    pr.templates?.forEach((t, j) => { if (!templateIds.has(t)) add(access.file, `/profiles/${i}/templates/${j}`, `template "${t}" is not declared`); });
+    pr.keys?.forEach((k, j) => checkAccess(access.file, `/profiles/${i}/keys/${j}`, k));
+  });
+  const operations = new Set(access.def.operations);
+  access.def.mobile.forEach((m, i) => m.operations.forEach((o, j) => {
+    if (!operations.has(o)) add(access.file, `/mobile/${i}/operations/${j}`, `operation "${o}" is not in operations`);
+  }));
+
+  const features = p.features!;
+  const groupIds = new Set<string>();
+  features.def.groups.forEach((g, i) => {
+    if (groupIds.has(g.id)) add(features.file, `/groups/${i}/id`, `group "${g.id}" is declared twice`);
+    groupIds.add(g.id);
+  });
+  const featureIds = new Set<string>();
+  const navTypes = new Set([...entityNames, ...PSEUDO_NAVIGATION_TYPES]);
+  features.def.features.forEach((f, i) => {
+    const at = `/features/${i}`;
+    if (featureIds.has(f.id)) add(features.file, `${at}/id`, `feature "${f.id}" is declared twice`);
+    featureIds.add(f.id);
+    if (f.group !== undefined && !groupIds.has(f.group)) add(features.file, `${at}/group`, `menu group "${f.group}" is not declared${suggest(f.group, groupIds)}`);
+    checkAccess(features.file, `${at}/access`, f.access);
+    f.requiresExtensions?.forEach((e, j) => { if (!p.extensions.has(e)) add(features.file, `${at}/requiresExtensions/${j}`, `extension "${e}" does not exist`); });
+    if (f.entity !== undefined && !entityNames.has(f.entity)) add(features.file, `${at}/entity`, `entity "${f.entity}" does not exist`);
+    if (f.screen === 'entityList' && f.entity === undefined) add(features.file, `${at}/entity`, 'an entityList screen names its entity');
+    f.navigation?.forEach((n, j) => { if (!navTypes.has(n.type)) add(features.file, `${at}/navigation/${j}/type`, `navigation type "${n.type}" is not an entity`); });
+  });
+  features.def.routes.forEach((r, i) => {
+    checkAccess(features.file, `/routes/${i}/access`, r.access);
+    if (r.group !== undefined && !groupIds.has(r.group)) add(features.file, `/routes/${i}/group`, `menu group "${r.group}" is not declared`);
+  });
+
+  const dep = p.deployment!;
+  for (const id of Object.keys(dep.def.features)) {
+    if (!featureIds.has(id)) add(dep.file, `/features/${escapePointer(id)}`, `feature "${id}" is not in schemas/features.json`);
+  }
+  for (const [base, names] of Object.entries(dep.def.extensions)) {
+    if (!entityNames.has(base)) add(dep.file, `/extensions/${base}`, `entity "${base}" does not exist`);
+    names.forEach((n, j) => {
+      const ext = p.extensions.get(n);
+      if (!ext) add(dep.file, `/extensions/${base}/${j}`, `extension "${n}" does not exist`);
+      else if (ext.def.base !== base) add(dep.file, `/extensions/${base}/${j}`, `extension "${n}" extends "${ext.def.base}", not "${base}"`);
+    });
+  }
+  dep.def.settings.globalSearch?.forEach((e, i) => { if (!entityNames.has(e)) add(dep.file, `/settings/globalSearch/${i}`, `entity "${e}" does not exist`); });
+  const walkMenu = (entries: CustomMenuEntry[], at: string) => entries.forEach((e, i) => {
+    checkAccess(dep.file, `${at}/${i}/access`, e.access);
+    if (e.children) walkMenu(e.children, `${at}/${i}/children`);
+  });
+  if (dep.def.settings.customMenu) walkMenu(dep.def.settings.customMenu, '/settings/customMenu');
+
+  for (const [, { file, def }] of p.reports) {
+    if (!entityNames.has(def.source.entity)) add(file, '/source/entity', `entity "${def.source.entity}" does not exist`);
+    checkAccess(file, '/access', def.access);
+  }
+  for (const [, { file, def }] of p.workflows) {
+    const entity = p.entities.get(def.entity)?.def;
+    if (!entity) { add(file, '/entity', `entity "${def.entity}" does not exist`); continue; }
+    if (!fieldAt(entity.fields, def.stateField)) add(file, '/stateField', `field "${def.stateField}" does not exist in ${def.entity}`);
+    const states = new Set(def.states.map((s) => s.id));
+    if (!states.has(def.initial)) add(file, '/initial', `state "${def.initial}" is not declared`);
+    def.transitions.forEach((t, i) => {
+      t.from.forEach((s, j) => { if (!states.has(s)) add(file, `/transitions/${i}/from/${j}`, `state "${s}" is not declared`); });
+      if (!states.has(t.to)) add(file, `/transitions/${i}/to`, `state "${t.to}" is not declared`);
+      checkAccess(file, `/transitions/${i}/access`, t.access);
+      t.requires?.forEach((f, j) => { if (!fieldAt(entity.fields, f)) add(file, `/transitions/${i}/requires/${j}`, `field "${f}" does not exist in ${def.entity}`); });
+    });
+  }
+
+  const en = p.i18n.get('en')!;
+  for (const [lang, { file, def }] of p.i18n) {
+    if (lang === 'en') continue;
+    for (const [key, text] of Object.entries(def)) {
+      if (key === '$schema') continue;
+      const base = en.def[key];
+      if (base === undefined) { add(file, `/${escapePointer(key)}`, `key "${key}" is not in en.json`); continue; }
+      const want = placeholders(base);
+      const got = placeholders(text);
+      if (want !== got) add(file, `/${escapePointer(key)}`, `placeholders ${got || 'none'} differ from en.json's ${want || 'none'}`);
+    }
+  }
+  for (const [code, e] of Object.entries(ERRORS)) {
+    const text = en.def[e.key];
+    const expected = e.template.replace(/\{(\w+)\}/g, '{{$1}}');
+    if (text === undefined) add(en.file, `/${escapePointer(e.key)}`, `missing the message of ${code}: "${expected}"`);
+    else if (text !== expected) add(en.file, `/${escapePointer(e.key)}`, `must read "${expected}" word for word (${code})`);
+  }
+  return out;
+}
+
+function placeholders(text: string): string {
+  return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(',');
+}
+
+function escapePointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** "did you mean" for a misspelt name: the closest known name within two edits. */
+function suggest(name: string, known: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) { best = k; bestDistance = d; }
+  }
+  return best ? ` (did you mean "${best}"?)` : '';
+}

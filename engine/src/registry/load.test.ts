@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { loadRegistry } from './load';
+import { formatProblem } from './problems';
+import { fixtureSources } from '../testing/fixtures';
+
+const t = (en: string) => ({ en, es: en });
+const lines = (over: Record<string, unknown>) => loadRegistry(fixtureSources(over)).problems.map(formatProblem);
+
+describe('loading definitions', () => {
+  it('accepts a valid set and freezes it', () => {
+    const { registry, problems } = loadRegistry(fixtureSources());
+    expect(problems).toEqual([]);
+    expect(Object.isFrozen(registry!.entities.company.fields)).toBe(true);
+  });
+
+  it('reports malformed JSON with its file', () => {
+    expect(lines({ 'schemas/entities/plant.json': '{ "name": ' })[0]).toMatch(/^schemas\/entities\/plant\.json:\/: invalid JSON/);
+  });
+
+  it('reports a meta-schema violation with file and JSON pointer, one line each', () => {
+    const bad = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'name', label: t('Name'), type: 'strin' }] };
+    expect(lines({ 'schemas/entities/plant.json': bad })).toEqual([
+      expect.stringMatching(/^schemas\/entities\/plant\.json:\/fields\/0\/type: must be one of: "string", "number"/),
+    ]);
+  });
+
+  it('catches a misspelt reference target and suggests the right one', () => {
+    const plant = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'company', label: t('Company'), type: 'reference', ref: 'compnay' }] };
+    expect(lines({ 'schemas/entities/plant.json': plant })).toEqual([
+      'schemas/entities/plant.json:/fields/0/ref: reference target "compnay" is not an entity (did you mean "company"?)',
+    ]);
+  });
+
+  it('catches an extension naming a missing base entity', () => {
+    const ext = { name: 'x', base: 'plnt', label: t('X'), fields: [{ id: 'a', label: t('A'), type: 'string' }] };
+    expect(lines({ 'schemas/extensions/x.json': ext })).toEqual(['schemas/extensions/x.json:/base: base entity "plnt" does not exist']);
+  });
+
+  it('catches a feature naming an undeclared access key', () => {
+    const src = fixtureSources();
+    const features = JSON.parse(src.find((s) => s.path === 'schemas/features.json')!.text);
+    features.features[0].access = 'Dashbords';
+    expect(lines({ 'schemas/features.json': features })).toEqual([
+      'schemas/features.json:/features/0/access: access key "Dashbords" is not declared in schemas/access.json',
+    ]);
+  });
+
+  it('catches i18n keys missing from en and engine messages not word for word', () => {
+    const src = fixtureSources();
+    const en = JSON.parse(src.find((s) => s.path === 'schemas/i18n/en.json')!.text);
+    en['validation.mandatory'] = '{{label}}: value required';
+    expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': { 'only.here': 'x' } })).toEqual([
+      'schemas/i18n/es.json:/only.here: key "only.here" is not in en.json',
+      'schemas/i18n/en.json:/validation.mandatory: must read "{{label}} : A value is mandatory." word for word (FORMAT_MANDATORY)',
+    ]);
+  });
+
+  it('catches a file whose name differs from the definition name', () => {
+    const plant = { name: 'plants', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'name', label: t('Name'), type: 'string' }] };
+    expect(lines({ 'schemas/entities/plant.json': plant })).toEqual(['schemas/entities/plant.json:/name: name "plants" must equal the file name "plant"']);
+  });
+
+  it('catches option defaults outside the options and reserved field ids', () => {
+    const plant = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [
+      { id: 'id', label: t('Id'), type: 'string' },
+      { id: 'state', label: t('State'), type: 'integer', default: 2, options: [{ value: 1, label: t('Active') }] },
+    ] };
+    expect(lines({ 'schemas/entities/plant.json': plant })).toEqual([
+      'schemas/entities/plant.json:/fields/0/id: "id" is reserved for the system',
+      'schemas/entities/plant.json:/fields/1/default: default 2 is not one of the options',
+    ]);
+  });
+
+  it('reports a missing required definition file', () => {
+    expect(lines({ 'schemas/access.json': undefined })).toContain('schemas/access.json:/: file is missing');
+  });
+});

@@ -1,0 +1,19 @@
+/** A definition problem: the file, the JSON pointer inside it, and what is wrong. */
+export interface Problem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.pointer || '/'}: ${p.message}`;
+}
+
+export class DefinitionError extends Error {
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(`${problems.length} problem(s) in definitions:\n${problems.map(formatProblem).join('\n')}`);
+    this.problems = problems;
+    this.name = 'DefinitionError';
+  }
+}

@@ -1,0 +1,89 @@
+import type {
+  AccessDef, DeploymentDef, EntityDef, ExtensionDef, FeatureCatalogue, FieldDef, I18nBundle, ReportDef, WorkflowDef,
+} from '../types';
+import type { Lang } from '../text';
+import type { FormDef } from '../validate/format';
+
+/** The checked, read-only set of definitions the server and the web trust. */
+export interface Registry {
+  readonly entities: Readonly<Record<string, EntityDef>>;
+  readonly extensions: Readonly<Record<string, ExtensionDef>>;
+  readonly features: FeatureCatalogue;
+  readonly access: AccessDef;
+  readonly deployment: DeploymentDef;
+  readonly i18n: Readonly<Partial<Record<Lang, I18nBundle>>>;
+  readonly reports: Readonly<Record<string, ReportDef>>;
+  readonly workflows: Readonly<Record<string, WorkflowDef>>;
+}
+
+/** Every entity has a read-only, unique, required, searchable system id (SPEC 3.1). */
+export const ID_FIELD: FieldDef = Object.freeze({
+  id: 'id',
+  label: { en: 'ID', es: 'ID' },
+  type: 'string',
+  required: true,
+  unique: true,
+  searchable: true,
+  disabled: true,
+}) as FieldDef;
+
+export function enabledExtensions(reg: Registry, entity: string): ExtensionDef[] {
+  return (reg.deployment.extensions[entity] ?? [])
+    .map((name) => reg.extensions[name])
+    .filter((e): e is ExtensionDef => e !== undefined && e.base === entity && !e.template);
+}
+
+/** The object field under which a record's extension data is stored. */
+export function extensionsField(extensions: ExtensionDef[]): FieldDef | undefined {
+  if (extensions.length === 0) return undefined;
+  return {
+    id: 'extensions',
+    label: { en: 'Extensions', es: 'Extensiones' },
+    type: 'object',
+    fields: extensions.map((e) => ({ id: e.name, label: e.label, type: 'object', fields: e.fields }) as FieldDef),
+  };
+}
+
+const forms = new WeakMap<Registry, Map<string, FormDef>>();
+
+/** The entity's fields plus its enabled extensions, as one form; built once per registry. */
+export function formOf(reg: Registry, entity: string): FormDef | undefined {
+  let byName = forms.get(reg);
+  if (!byName) forms.set(reg, (byName = new Map()));
+  const hit = byName.get(entity);
+  if (hit) return hit;
+  const def = reg.entities[entity];
+  if (!def) return undefined;
+  const ext = extensionsField(enabledExtensions(reg, def.name));
+  const form: FormDef = {
+    name: def.name,
+    fields: ext ? [...def.fields, ext] : def.fields,
+    keyFields: def.importKeys ?? uniqueFieldPaths(def),
+  };
+  byName.set(entity, form);
+  return form;
+}
+
+export function uniqueFieldPaths(def: EntityDef): string[] {
+  return def.fields.filter((f) => f.unique && !f.multiple).map((f) => f.id);
+}
+
+/** Finds a field by dotted path (`address.city`, `extensions.companyInfo.cuit`) in a form. */
+export function fieldAt(fields: readonly FieldDef[], path: string): FieldDef | undefined {
+  let list: readonly FieldDef[] | undefined = fields;
+  let found: FieldDef | undefined;
+  for (const part of path.split('.')) {
+    found = list?.find((f) => f.id === part);
+    if (!found) return undefined;
+    list = found.fields;
+  }
+  return found;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}

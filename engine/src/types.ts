@@ -1,0 +1,231 @@
+import type { LocalText } from './text';
+
+export type FieldType =
+  | 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'object' | 'reference' | 'file';
+
+export type Scalar = string | number | boolean;
+
+export interface OptionDef {
+  value: Scalar;
+  label: LocalText;
+  disabled?: boolean;
+}
+
+export interface FieldDef {
+  id: string;
+  label: LocalText;
+  help?: LocalText;
+  type: FieldType;
+  ref?: string;
+  widget?: string;
+  required?: boolean;
+  unique?: boolean;
+  searchable?: boolean;
+  sortable?: boolean;
+  multiple?: boolean;
+  hidden?: boolean;
+  disabled?: boolean;
+  preview?: boolean;
+  optionalOnImport?: boolean;
+  immutable?: boolean;
+  pattern?: string;
+  options?: OptionDef[];
+  default?: unknown;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  fractionDigits?: number;
+  unit?: string;
+  accept?: string[];
+  maxSizeBytes?: number;
+  minChars?: number;
+  fields?: FieldDef[];
+}
+
+export interface EntityDef {
+  name: string;
+  kind: 'master' | 'event' | 'system';
+  label: LocalText;
+  pluralLabel: LocalText;
+  description?: LocalText;
+  titleField?: string;
+  access?: string;
+  sync?: boolean;
+  uniqueKeys?: string[][];
+  importKeys?: string[];
+  secretFields?: string[];
+  listColumns?: string[];
+  fields: FieldDef[];
+}
+
+export interface ExtensionDef {
+  name: string;
+  base: string;
+  label: LocalText;
+  description?: LocalText;
+  demo?: boolean;
+  template?: boolean;
+  fields: FieldDef[];
+}
+
+export interface NavigationDef {
+  type: string;
+  order: number;
+}
+
+export interface MenuGroupDef {
+  id: string;
+  label: LocalText;
+  icon?: string;
+  order: number;
+  path?: string;
+}
+
+export interface FixedRouteDef {
+  id: string;
+  path: string;
+  name: LocalText;
+  screen: string;
+  icon?: string;
+  noMenu?: boolean;
+  noAuth?: boolean;
+  hideNavbar?: boolean;
+  group?: string;
+  access?: string;
+  order?: number;
+}
+
+export interface FeatureDef {
+  id: string;
+  path: string;
+  name: LocalText;
+  group?: string;
+  access?: string;
+  homePriority?: number;
+  requiresExtensions?: string[];
+  render: 'external' | 'generated';
+  screen?: string;
+  entity?: string;
+  src?: string;
+  customerModule?: boolean;
+  frameData?: boolean;
+  order?: number;
+  icon?: string;
+  noMenu?: boolean;
+  noAuth?: boolean;
+  force?: boolean;
+  hideNavbar?: boolean;
+  pathSuffix?: string;
+  navigation?: NavigationDef[];
+}
+
+export interface FeatureCatalogue {
+  groups: MenuGroupDef[];
+  routes: FixedRouteDef[];
+  features: FeatureDef[];
+}
+
+export interface AccessKeyDef {
+  key: string;
+  label: LocalText;
+  customerModule?: boolean;
+}
+
+export interface AccessDef {
+  superadmin: string;
+  keys: AccessKeyDef[];
+  templates: { id: string; label: LocalText; keys: string[] }[];
+  profiles: { id: string; label: LocalText; templates?: string[]; keys?: string[] }[];
+  operations: string[];
+  mobile: { key: string; label: LocalText; operations: string[] }[];
+}
+
+export interface CustomMenuEntry {
+  id: string;
+  path?: string;
+  access?: string;
+  label?: LocalText;
+  children?: CustomMenuEntry[];
+}
+
+export interface DeploymentSettings {
+  defaultLocale: string;
+  languages: { available: string[]; menu: string[]; default: string | null; hideSelection: boolean };
+  apiCache: { defaultTtlMs: number; ttlMs: number | null; requestTimeoutMs: number };
+  picker: { pageSize: number; minChars: number; debounceMs: number };
+  autocompleteMinChars: number;
+  toast: { lifeMs: number; baseZIndex: number };
+  timings: { signInSpinnerMs: number; languagePushDelayMs: number; carbonHealthCheckIntervalMs: number };
+  passwordResetValidityMs: number;
+  passwordStrength: { mediumMinLength: number; strongMinLength: number };
+  initialsMaxLetters?: number;
+  terms: { display: boolean; requiredVersion: number; mobileVersion: number };
+  version: { show: boolean; label: string };
+  mobileAppVersion: string;
+  materialPackageIds: Record<string, number>;
+  showIcons: boolean;
+  logo?: string | null;
+  customMenu?: CustomMenuEntry[] | null;
+  globalSearch?: string[];
+  frame: { featuresOrigin: string; baseDomain: string; indexPage: string; allowedOrigins: string[]; mainOrigin?: string };
+  signIn: {
+    providers: { id: string; kind: string; label?: string }[];
+    accountExpiry?: string | null;
+    allowedDomains?: string[];
+    ssoRoleMapping?: Record<string, unknown>;
+  };
+  integrations?: Record<string, unknown>;
+}
+
+export interface DeploymentDef {
+  name: string;
+  label?: string;
+  features: Record<string, boolean>;
+  extensions: Record<string, string[]>;
+  settings: DeploymentSettings;
+}
+
+export interface ReportColumnDef {
+  id: string;
+  label: LocalText;
+  type: string;
+  field?: string;
+  subField?: string;
+  sap?: boolean;
+}
+
+export interface ReportDef {
+  key: string;
+  label: LocalText;
+  category: 'product' | 'ibc' | 'bulk' | 'other';
+  access?: string;
+  source: { entity: string; query?: string; responseField?: string };
+  pipeline?: Record<string, unknown>[];
+  filters?: { id: string; label: LocalText; type: string; field: string; options?: OptionDef[] }[];
+  dedupeBy?: string[];
+  sort?: Record<string, 1 | -1>;
+  limit?: number;
+  columns: ReportColumnDef[];
+  export: { fileName: string; format: 'csv' };
+}
+
+export interface WorkflowDef {
+  name: string;
+  label?: LocalText;
+  entity: string;
+  stateField: string;
+  initial: string;
+  states: { id: string; label: LocalText; final?: boolean }[];
+  transitions: {
+    id: string;
+    label?: LocalText;
+    from: string[];
+    to: string;
+    access: string;
+    requires?: string[];
+    effects?: { type: string; [k: string]: unknown }[];
+  }[];
+}
+
+export type I18nBundle = Record<string, string>;

@@ -1,0 +1,52 @@
+import type { FieldDef } from '../types';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A copy of the value with each missing field given its declared default (nested objects too). */
+export function applyDefaults(fields: readonly FieldDef[], value: Rec): Rec {
+  const out: Rec = { ...value };
+  for (const f of fields) {
+    const v = out[f.id];
+    if ((v === undefined || v === null) && f.default !== undefined) out[f.id] = structuredClone(f.default);
+    else if (f.fields && !f.multiple && isRec(v)) out[f.id] = applyDefaults(f.fields, v);
+    else if (f.fields && f.multiple && Array.isArray(v)) out[f.id] = v.map((row) => (isRec(row) ? applyDefaults(f.fields!, row) : row));
+  }
+  return out;
+}
+
+export interface ReferenceSite {
+  path: string;
+  field: FieldDef;
+  value: unknown;
+  /** Replaces the value at this site in the walked object (used to store the resolved id). */
+  set(v: unknown): void;
+}
+
+/** Visits every reference value in a (validated) record, inside objects and lists of rows. */
+export function referenceSites(fields: readonly FieldDef[], value: Rec, prefix = ''): ReferenceSite[] {
+  const out: ReferenceSite[] = [];
+  for (const f of fields) {
+    const v = value[f.id];
+    if (v === undefined || v === null) continue;
+    const path = prefix ? `${prefix}.${f.id}` : f.id;
+    if (f.type === 'reference') {
+      if (f.multiple && Array.isArray(v)) {
+        v.forEach((item, i) => out.push({ path: `${path}.${i}`, field: f, value: item, set: (x) => { v[i] = x; } }));
+      } else {
+        out.push({ path, field: f, value: v, set: (x) => { value[f.id] = x; } });
+      }
+    } else if (f.fields) {
+      if (f.multiple && Array.isArray(v)) v.forEach((row, i) => { if (isRec(row)) out.push(...referenceSites(f.fields!, row, `${path}.${i}`)); });
+      else if (isRec(v)) out.push(...referenceSites(f.fields, v, path));
+    }
+  }
+  return out;
+}
+
+/** Reads a dotted path. */
+export function getPath(value: unknown, path: string): unknown {
+  let v = value;
+  for (const part of path.split('.')) v = isRec(v) ? v[part] : undefined;
+  return v;
+}

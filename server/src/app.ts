@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Registry } from '../../engine/src/index';
+import type { Store } from './store/types';
+import type { Authenticator } from './auth/principal';
+import { errorsPlugin } from './plugins/errors';
+import { ApiError } from './apiError';
+import { accessPlugin } from './plugins/access';
+import { healthRoutes } from './routes/health';
+import { masterDataRoutes } from './routes/masterdata';
+import { configRoutes } from './routes/config';
+
+export interface AppOptions {
+  registry: Registry;
+  store: Store;
+  authenticator: Authenticator;
+  bodyLimit?: number;
+  logger?: FastifyServerOptions['logger'];
+  /** Extra route plugins (identity, imports…) registered after the core ones. */
+  plugins?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+/** Never written to a log line, whatever the log level. */
+export const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.password_hash', '*.token'];
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: 'x-request-id',
+    // Malformed URLs and over-long path parameters get the same error body as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const e = new ApiError('INVALID_REQUEST', { detail: tooLong ? 'a path segment is too long' : 'the URL is malformed' });
+      void (reply as unknown as { status(n: number): { send(b: unknown): void } }).status(tooLong ? 414 : 400).send(e.toBody());
+    },
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: true, useDefaults: true, allErrors: false } },
+  });
+  // Only JSON is spoken; any other body type is a 415, never a string taken for a record.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(errorsPlugin, { bodyLimit });
+  await app.register(accessPlugin, { authenticator: opts.authenticator, superadmin: opts.registry.access.superadmin });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Traceability platform API', version: '3.0.0', description: 'Generated from the definitions in schemas/.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      const docBody = route.config?.docBody;
+      return { schema: docBody ? { ...schema, body: docBody } : schema, url } as never;
+    },
+  });
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), public: true };
+    });
+    docs.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await docs.register(swaggerUi, { routePrefix: '/api/docs' });
+  });
+
+  await app.register(healthRoutes, { store: opts.store });
+  await app.register(configRoutes, { registry: opts.registry });
+  await app.register(masterDataRoutes, { registry: opts.registry, store: opts.store });
+  for (const plugin of opts.plugins ?? []) await app.register(plugin);
+  return app;
+}

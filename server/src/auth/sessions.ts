@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Registry } from '../../../engine/src/index';
+import type { Store, StoredDoc } from '../store/types';
+import type { AuthPrincipal, Authenticator } from './principal';
+
+export const SESSION_COLLECTION = 'session';
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** Only the token's hash is stored, so a leaked database holds no usable token. */
+export function tokenId(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** Access a user holds: own keys, keys of templates and of named profiles, and of groups. */
+export async function principalFor(reg: Registry, store: Store, user: StoredDoc, sessionId: string): Promise<Omit<AuthPrincipal, 'selectedWarehouse'>> {
+  const access = new Set(strings(user.access));
+  const templates = new Map(reg.access.templates.map((t) => [t.id, t.keys]));
+  const profiles = new Map(reg.access.profiles.map((p) => [p.id, p]));
+  for (const t of strings(user.templates)) for (const k of templates.get(t) ?? []) access.add(k);
+  for (const pid of strings(user.profiles)) {
+    const p = profiles.get(pid);
+    for (const k of p?.keys ?? []) access.add(k);
+    for (const t of p?.templates ?? []) for (const k of templates.get(t) ?? []) access.add(k);
+  }
+  const groupIds = strings(user.groups);
+  const groups = groupIds.length
+    ? (await store.find('group', { filter: { id: { $in: groupIds } } })).filter((g) => g.state !== 3)
+    : [];
+  for (const g of groups) for (const k of strings(g.access)) access.add(k);
+  return {
+    userId: user.id,
+    email: String(user.email ?? ''),
+    displayName: String(user.display_name ?? ''),
+    sessionId,
+    access: [...access],
+    groups: groups.map((g) => ({ name: String(g.name), access: strings(g.access) })),
+  };
+}
+
+export class Sessions implements Authenticator {
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly ttlMs = SESSION_TTL_MS) {}
+
+  async create(userId: string): Promise<{ token: string; expiresAt: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.ttlMs).toISOString();
+    await this.store.insert(SESSION_COLLECTION, { id: tokenId(token), userId, createdAt: new Date().toISOString(), expiresAt, revoked: false });
+    return { token, expiresAt };
+  }
+
+  async revoke(token: string): Promise<void> {
+    const id = tokenId(token);
+    if (await this.store.get(SESSION_COLLECTION, id)) await this.store.patch(SESSION_COLLECTION, id, { revoked: true });
+  }
+
+  async resolve(token: string): Promise<Omit<AuthPrincipal, 'selectedWarehouse'> | null> {
+    const session = await this.store.get(SESSION_COLLECTION, tokenId(token));
+    if (!session || session.revoked === true || Date.parse(String(session.expiresAt)) <= Date.now()) return null;
+    const user = await this.store.get('user', String(session.userId));
+    if (!user || user.state === 3) return null;
+    return principalFor(this.reg, this.store, user, session.id);
+  }
+}

@@ -1,0 +1,37 @@
+import { collectionSpecs, type Registry } from '../../engine/src/index';
+import type { Store } from './store/types';
+import { SESSION_COLLECTION } from './auth/sessions';
+import { hashPassword } from './auth/passwords';
+
+/** Collections the platform keeps besides the entities of the definitions. */
+export const SYSTEM_COLLECTIONS = [
+  { name: SESSION_COLLECTION, uniqueKeys: [], indexes: ['userId'] },
+];
+
+export async function prepareStore(registry: Registry, store: Store): Promise<void> {
+  for (const spec of collectionSpecs(registry)) await store.ensureCollection(spec);
+  for (const spec of SYSTEM_COLLECTIONS) await store.ensureCollection(spec);
+}
+
+/** On an empty user collection, the first superadmin comes from ADMIN_EMAIL and ADMIN_PASSWORD. */
+export async function ensureAdmin(registry: Registry, store: Store, email: string, password: string): Promise<boolean> {
+  if ((await store.count('user', {})) > 0) return false;
+  const now = new Date().toISOString();
+  await store.insert('user', {
+    email: email.toLowerCase(),
+    display_name: 'Platform Admin',
+    state: 1,
+    access: [registry.access.superadmin],
+    groups: [],
+    templates: [],
+    profiles: [],
+    language: 'en',
+    notification_channel: 'local',
+    password_hash: await hashPassword(password),
+    createdAt: now,
+    updatedAt: now,
+    createdBy: 'system',
+    updatedBy: 'system',
+  });
+  return true;
+}

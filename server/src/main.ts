@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DefinitionError, type Registry } from '../../engine/src/index';
+import type { Store } from './store/types';
+import { buildApp, REDACT } from './app';
+import { ensureAdmin, prepareStore } from './boot';
+import { readConfig } from './config';
+import { requireDefinitions } from './definitions/read';
+import { openStore } from './store/index';
+import { Sessions } from './auth/sessions';
+import { authRoutes } from './routes/auth';
+import { webRoutes } from './routes/web';
+
+/** Starts the server; returns a function that drains and stops it. */
+export interface StartOptions {
+  /** Runs once the store is ready and before listening (the start script seeds demo data here). */
+  beforeListen?: (ctx: { registry: Registry; store: Store }) => Promise<void>;
+}
+
+export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+  const config = readConfig(env);
+  const registry = requireDefinitions(config.root);
+  const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri });
+  await prepareStore(registry, store);
+  await ensureAdmin(registry, store, config.adminEmail, config.adminPassword);
+  await options.beforeListen?.({ registry, store });
+  const sessions = new Sessions(registry, store);
+  const webDist = join(config.root, 'web', 'dist');
+  const app = await buildApp({
+    registry,
+    store,
+    authenticator: sessions,
+    bodyLimit: config.bodyLimit,
+    logger: { level: config.logLevel, redact: REDACT },
+    plugins: [
+      (a) => authRoutes(a, { registry, store, sessions }),
+      ...(existsSync(webDist) ? [(a: typeof app) => webRoutes(a, { dist: webDist })] : []),
+    ],
+  });
+  const url = await app.listen({ port: config.port, host: config.host });
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await store.close();
+  })());
+  return { url, stop };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const { url, stop } = await start();
+    console.log(`listening on ${url}`);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => { void stop().then(() => process.exit(0)); });
+    }
+  } catch (e) {
+    if (e instanceof DefinitionError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

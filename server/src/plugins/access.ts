@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { canAccess } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import type { AuthPrincipal, Authenticator } from '../auth/principal';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The access key the route needs; null: any signed-in user. */
+    access?: string | null;
+    /** No sign-in needed. */
+    public?: boolean;
+    /** Narrowed by the selected warehouse group (SPEC 6). */
+    customerModule?: boolean;
+  }
+  interface FastifyRequest {
+    principal: AuthPrincipal | null;
+  }
+}
+
+/** Where the selected warehouse group travels with each request (SPEC 6 narrowing). */
+export const WAREHOUSE_HEADER = 'x-warehouse-group';
+
+function bearer(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{10,512})$/.exec(h);
+  return m?.[1];
+}
+
+function safeDecode(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one access check. Every route declares `public`, or `access` (a key, or null for any
+ * signed-in user); a route that declares neither is refused, so forgetting fails closed.
+ */
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticator: Authenticator; superadmin: string }) => {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config ?? {};
+    const isNotFound = request.routeOptions.url === undefined;
+    if (config.public || isNotFound) return;
+    const token = bearer(request);
+    const found = token ? await opts.authenticator.resolve(token) : null;
+    if (!found) throw new ApiError('UNAUTHENTICATED');
+    const header = request.headers[WAREHOUSE_HEADER];
+    const selectedWarehouse = typeof header === 'string' && header.length <= 200 ? safeDecode(header) : null;
+    const principal: AuthPrincipal = { ...found, selectedWarehouse };
+    request.principal = principal;
+    if (config.access === null) return;
+    if (config.access === undefined) {
+      request.log.error({ route: request.routeOptions.url }, 'route declares no access: refused');
+      throw new ApiError('FORBIDDEN', { key: '(undeclared)' });
+    }
+    if (!canAccess(principal, { key: config.access, customerModule: config.customerModule }, opts.superadmin)) {
+      throw new ApiError('FORBIDDEN', { key: config.access });
+    }
+  });
+});

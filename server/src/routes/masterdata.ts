@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formOf, localize, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
+import { MasterDataService } from '../masterdata/service';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../masterdata/query';
+import type { Store } from '../store/types';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** JSON Schema shown in the OpenAPI document for a body the engine validates itself. */
+    docBody?: Record<string, unknown>;
+  }
+}
+
+const idParam = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$' } },
+} as const;
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    q: { type: 'string', maxLength: 200, description: 'Case-insensitive search over the searchable fields, from 2 characters.' },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    sort: { type: 'string', maxLength: 200, pattern: '^-?[A-Za-z0-9_.-]+(,-?[A-Za-z0-9_.-]+)*$', description: 'Fields, comma-separated; a leading - sorts descending.' },
+    state: { type: 'integer', enum: [1, 3], description: '1 Active, 3 Disabled.' },
+  },
+} as const;
+
+const hardQuery = { type: 'object', properties: { hard: { type: 'boolean', default: false } } } as const;
+
+export function requestLang(request: FastifyRequest): Lang {
+  const h = String(request.headers['accept-language'] ?? '').slice(0, 2).toLowerCase();
+  return h === 'es' || h === 'fr' ? h : 'en';
+}
+
+/**
+ * The master-data API: six routes per entity, generated from the definitions, so the
+ * OpenAPI document shows each entity's own body while the handlers stay generic.
+ */
+export async function masterDataRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
+  const service = new MasterDataService(opts.registry, opts.store);
+  const superadmin = opts.registry.access.superadmin;
+  const actorOf = (request: FastifyRequest) => ({
+    userId: request.principal?.userId ?? 'anonymous',
+    isAdmin: request.principal?.access.includes(superadmin) ?? false,
+  });
+
+  for (const def of Object.values(opts.registry.entities)) {
+    const name = def.name;
+    const base = `/api/v3/masterdata/${name}`;
+    const access = def.access ?? 'Master Data';
+    const tags = [localize(def.pluralLabel)];
+    const docBody = toJsonSchema(formOf(opts.registry, name)!);
+    delete docBody.$schema;
+
+    app.get(base, { config: { access }, schema: { tags, summary: `List ${name}`, querystring: listQuery } }, async (request) =>
+      service.list(name, request.query as never));
+    app.get(`${base}/:id`, { config: { access }, schema: { tags, summary: `Read one ${name}`, params: idParam } }, async (request) =>
+      service.get(name, (request.params as { id: string }).id));
+    app.post(base, { config: { access, docBody }, schema: { tags, summary: `Create a ${name}` } }, async (request, reply) =>
+      reply.status(201).send(await service.create(name, request.body, actorOf(request))));
+    app.put(`${base}/:id`, { config: { access, docBody }, schema: { tags, summary: `Replace a ${name}`, params: idParam } }, async (request) =>
+      service.update(name, (request.params as { id: string }).id, request.body, actorOf(request)));
+    app.delete(`${base}/:id`, { config: { access }, schema: { tags, summary: `Disable a ${name} (state 3); hard=true deletes it (admin only)`, params: idParam, querystring: hardQuery } }, async (request) =>
+      service.remove(name, (request.params as { id: string }).id, (request.query as { hard: boolean }).hard, actorOf(request)));
+    app.post(`${base}/validate`, { config: { access, docBody }, schema: { tags, summary: `Validate a ${name} without saving (the engine's result, unchanged)` } }, async (request) =>
+      service.validate(name, request.body, requestLang(request)));
+  }
+
+  // Unknown entities answer 404 with the entity named, rather than a bare route miss.
+  const unknown = async (request: FastifyRequest) => service.entity((request.params as { entity: string }).entity.slice(0, 60));
+  app.get('/api/v3/masterdata/:entity', { config: { access: null }, schema: { hide: true } }, unknown);
+  app.get('/api/v3/masterdata/:entity/:id', { config: { access: null }, schema: { hide: true } }, unknown);
+  app.post('/api/v3/masterdata/:entity', { config: { access: null }, schema: { hide: true } }, unknown);
+  app.put('/api/v3/masterdata/:entity/:id', { config: { access: null }, schema: { hide: true } }, unknown);
+  app.delete('/api/v3/masterdata/:entity/:id', { config: { access: null }, schema: { hide: true } }, unknown);
+  app.post('/api/v3/masterdata/:entity/validate', { config: { access: null }, schema: { hide: true } }, unknown);
+}

@@ -1,0 +1,406 @@
+/**
+ * The embedded store: SQLite through better-sqlite3, one table per collection holding JSON
+ * documents (id TEXT PRIMARY KEY, doc TEXT), generated columns + indexes for the definitions'
+ * unique keys and searched/sorted paths, filters compiled to SQL (sqlite-sql.ts), and
+ * aggregation run by mingo after the leading $match is pushed into SQL (sqlite-fns.ts).
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { arrayPaths, applySet, keyValues, prepareDoc, prepareReplacement, project, sameJson } from './docs.js';
+import { lookupTargets, registerFunctions, runPipeline, splitLeadingMatch } from './sqlite-fns.js';
+import { columnName, compileFilter, compileSort, keyExpr, type CompileEnv } from './sqlite-sql.js';
+import {
+  StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
+  type Store, type StoredDoc, type UpsertResult,
+} from './types.js';
+import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+
+export interface SqliteStoreOptions {
+  /** Directory holding the database file; created when missing. Default ./data. */
+  dataDir?: string;
+  /**
+   * NORMAL (default): in WAL mode a commit is appended to the WAL with write() before it is
+   * acknowledged, so it lives in the OS page cache and survives kill -9 / a crash of this process;
+   * only an OS crash or power loss can lose the last commits (the database stays consistent).
+   * FULL also fsyncs the WAL on every commit: survives power loss, at several times the cost per
+   * autocommitted write.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+interface Coll {
+  name: string;
+  table: string;
+  env: { arrayPaths: Set<string>; columns: Map<string, string> } & CompileEnv;
+}
+
+const META = '__store_arrays';
+
+export class SqliteStore implements Store {
+  readonly kind = 'embedded' as const;
+  readonly capabilities = { transactions: true };
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly colls = new Map<string, Coll>();
+  private readonly stmts = new Map<string, Database.Statement>();
+  private closed = false;
+  /** Set while transaction() runs: everything else waits, since all share one connection. */
+  private txDone: Promise<void> | null = null;
+
+  constructor(options: SqliteStoreOptions = {}) {
+    const dir = options.dataDir ?? './data';
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, 'store.sqlite');
+    this.db = new Database(this.file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    // Another process (a seed or import script) may hold the write lock for a moment.
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('cache_size = -32768');
+    registerFunctions(this.db);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      if (this.stmts.size > 500) this.stmts.clear(); // filters vary per request; keep the cache bounded
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** The collection's state; creates the table when `create` (writes), else null when absent. */
+  private coll(name: string, create: boolean): Coll | null {
+    const known = this.colls.get(name);
+    if (known) return known;
+    validateCollectionName(name);
+    const table = `"${name}"`;
+    const exists = this.db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).get(name);
+    if (!exists) {
+      if (!create) return null;
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    }
+    const columns = new Map<string, string>();
+    for (const c of this.db.prepare(`SELECT name FROM pragma_table_xinfo(?)`).all(name) as { name: string }[]) {
+      if (c.name.startsWith('k:')) columns.set(c.name.slice(2), `"${c.name}"`);
+    }
+    const paths = this.db.prepare(`SELECT path FROM ${META} WHERE coll = ?`).pluck().all(name) as string[];
+    const coll: Coll = { name, table, env: { arrayPaths: new Set(paths), columns } };
+    this.colls.set(name, coll);
+    return coll;
+  }
+
+  private check(): void {
+    if (this.closed) throw new StoreError('CLOSED', 'the store is closed');
+  }
+
+  /** Runs a synchronous operation once no transaction() holds the connection. */
+  private async run<T>(f: () => T): Promise<T> {
+    while (this.txDone) await this.txDone;
+    this.check();
+    return f();
+  }
+
+  // ---- synchronous core, shared by the public methods and the transaction view ----
+
+  ensureSync(spec: CollectionSpec): void {
+    validateCollectionName(spec.name);
+    const paths = new Set<string>();
+    for (const key of spec.uniqueKeys) {
+      if (!Array.isArray(key) || key.length === 0) throw new StoreError('INVALID_ARGUMENT', 'a unique key lists one or more paths');
+      key.forEach((p) => paths.add(p));
+    }
+    spec.indexes.forEach((p) => paths.add(p));
+    for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
+    try {
+      this.ensureTx(spec, paths);
+    } catch (e) {
+      this.colls.delete(spec.name); // the rollback undid columns the cached state already lists
+      throw e;
+    }
+  }
+
+  private ensureTx(spec: CollectionSpec, paths: Set<string>): void {
+    this.db.transaction(() => {
+      const c = this.coll(spec.name, true)!;
+      for (const p of paths) {
+        if (p === 'id' || c.env.columns.has(p)) continue;
+        this.db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${columnName(p)} GENERATED ALWAYS AS ${keyExpr(p)} VIRTUAL`);
+        c.env.columns.set(p, columnName(p));
+      }
+      const col = (p: string) => (p === 'id' ? 'id' : c.env.columns.get(p)!);
+      for (const key of spec.uniqueKeys) {
+        // SQL NULL (missing or null) never collides in a UNIQUE index: documents without the
+        // key are not constrained, which the MongoDB adapter reproduces with a sparse field.
+        this.write(c, () => this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS "u:${spec.name}:${key.join('+')}" ON ${c.table} (${key.map(col).join(', ')})`));
+      }
+      for (const p of spec.indexes) {
+        // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early.
+        if (p !== 'id') this.db.exec(`CREATE INDEX IF NOT EXISTS "i:${spec.name}:${p}" ON ${c.table} (${col(p)}, id)`);
+      }
+    })();
+  }
+
+  /** Remembers where arrays occur, so later filters on those paths take the exact (mingo) route. */
+  private noteArrays(c: Coll, doc: StoredDoc): void {
+    for (const p of arrayPaths(doc)) {
+      if (c.env.arrayPaths.has(p)) continue;
+      this.stmt(`INSERT OR IGNORE INTO ${META} (coll, path) VALUES (?, ?)`).run(c.name, p);
+      c.env.arrayPaths.add(p);
+    }
+  }
+
+  private translate(c: Coll, e: unknown): never {
+    const err = e as { code?: string; message?: string };
+    if (err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreError('DUPLICATE_KEY', `duplicate id in ${c.name}`, ['id'], { cause: e });
+    // SQLite names the columns of the violated index: "UNIQUE constraint failed: t.k:a, t.k:b".
+    const m = /UNIQUE constraint failed: (.*)$/.exec(err.message ?? '');
+    if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' && m) {
+      const fields = m[1].split(', ').map((col) => col.slice(col.indexOf('.') + 1).replace(/^k:/, ''));
+      const what = fields.length === 1 && fields[0] === 'id' ? 'id' : `value for ${fields.join(' + ')}`;
+      throw new StoreError('DUPLICATE_KEY', `duplicate ${what} in ${c.name}`, fields, { cause: e });
+    }
+    throw e;
+  }
+
+  private write(c: Coll, f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this.translate(c, e);
+    }
+  }
+
+  insertSync(name: string, input: Doc): StoredDoc {
+    const doc = prepareDoc(input);
+    const c = this.coll(name, true)!;
+    this.db.transaction(() => {
+      this.write(c, () => this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)));
+      this.noteArrays(c, doc);
+    })();
+    return structuredClone(doc);
+  }
+
+  insertManySync(name: string, docs: Doc[]): StoredDoc[] {
+    if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
+    const prepared = docs.map(prepareDoc);
+    const c = this.coll(name, true)!;
+    const ins = this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`);
+    this.db.transaction(() => {
+      for (const d of prepared) {
+        this.write(c, () => ins.run(d.id, JSON.stringify(d)));
+        this.noteArrays(c, d);
+      }
+    })();
+    return structuredClone(prepared);
+  }
+
+  getSync(name: string, id: string): StoredDoc | null {
+    const c = this.coll(name, false);
+    if (!c || typeof id !== 'string') return null;
+    const text = this.stmt(`SELECT doc FROM ${c.table} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return text === undefined ? null : (JSON.parse(text) as StoredDoc);
+  }
+
+  private where(c: Coll, filter: Filter | undefined): { sql: string; params: unknown[] } {
+    const f = filter ?? {};
+    validateFilter(f);
+    return compileFilter(c.env, f);
+  }
+
+  findSync(name: string, o: FindOptions = {}): StoredDoc[] {
+    validatePaging(o.skip, o.limit);
+    if (o.sort !== undefined) validateSort(o.sort);
+    validateFilter(o.filter ?? {});
+    const c = this.coll(name, false);
+    if (!c || o.limit === 0) return [];
+    const w = compileFilter(c.env, o.filter);
+    const sql = `SELECT doc FROM ${c.table} WHERE ${w.sql} ORDER BY ${compileSort(c.env, o.sort)} LIMIT ? OFFSET ?`;
+    const rows = this.stmt(sql).pluck().all(...w.params, o.limit ?? -1, o.skip ?? 0) as string[];
+    return project(rows.map((r) => JSON.parse(r) as StoredDoc), o.projection);
+  }
+
+  countSync(name: string, filter?: Filter): number {
+    const c = this.coll(name, false);
+    if (!c) {
+      validateFilter(filter ?? {});
+      return 0;
+    }
+    const w = this.where(c, filter);
+    return this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
+  }
+
+  private replace(c: Coll, doc: StoredDoc): boolean {
+    let changes = 0;
+    this.write(c, () => {
+      changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc.id).changes;
+    });
+    if (changes > 0) this.noteArrays(c, doc);
+    return changes > 0;
+  }
+
+  updateSync(name: string, id: string, input: Doc): StoredDoc {
+    const doc = prepareReplacement(id, input);
+    const c = this.coll(name, false);
+    const ok = c ? this.db.transaction(() => this.replace(c, doc))() : false;
+    if (!ok) throw new StoreError('NOT_FOUND', `no ${name} with id ${id}`);
+    return structuredClone(doc);
+  }
+
+  patchSync(name: string, id: string, set: Record<string, JsonValue | undefined>): StoredDoc {
+    return this.db.transaction(() => {
+      const current = this.getSync(name, id);
+      if (!current) throw new StoreError('NOT_FOUND', `no ${name} with id ${id}`);
+      const next = applySet(current, set);
+      this.replace(this.coll(name, false)!, next);
+      return next;
+    })();
+  }
+
+  deleteSync(name: string, id: string): boolean {
+    const c = this.coll(name, false);
+    if (!c || typeof id !== 'string') return false;
+    return this.stmt(`DELETE FROM ${c.table} WHERE id = ?`).run(id).changes > 0;
+  }
+
+  upsertManySync(name: string, keyPaths: string[], docs: Doc[]): UpsertResult {
+    if (!Array.isArray(keyPaths) || keyPaths.length === 0) throw new StoreError('INVALID_ARGUMENT', 'upsertMany needs key paths');
+    keyPaths.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'upsertMany needs an array');
+    const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+    const c = this.coll(name, true)!;
+    this.db.transaction(() => {
+      for (const input of docs) {
+        const values = keyValues(input, keyPaths);
+        const w = compileFilter(c.env, Object.fromEntries(keyPaths.map((p, i) => [p, values[i]])));
+        const text = this.stmt(`SELECT doc FROM ${c.table} WHERE ${w.sql} ORDER BY id LIMIT 1`).pluck().get(...w.params) as string | undefined;
+        if (text === undefined) {
+          this.insertSync(name, input);
+          result.inserted++;
+          continue;
+        }
+        const existing = JSON.parse(text) as StoredDoc;
+        const next = prepareReplacement(existing.id, input);
+        if (sameJson(existing, next)) {
+          result.unchanged++;
+        } else {
+          this.replace(c, next);
+          result.updated++;
+        }
+      }
+    })();
+    return result;
+  }
+
+  aggregateSync(name: string, pipeline: Pipeline): Doc[] {
+    validatePipeline(pipeline);
+    const { filters, rest } = splitLeadingMatch(pipeline);
+    const foreign = new Map<string, Doc[]>();
+    for (const f of lookupTargets(rest)) foreign.set(f, this.findSync(f));
+    const c = this.coll(name, false);
+    if (!c) return runPipeline(rest, [], foreign);
+    const w = compileFilter(c.env, filters.length > 0 ? { $and: filters } : {});
+    const rows = this.stmt(`SELECT doc FROM ${c.table} WHERE ${w.sql}`).pluck().iterate(...w.params) as IterableIterator<string>;
+    function* docs(): Generator<Doc> {
+      for (const r of rows) yield JSON.parse(r) as Doc;
+    }
+    try {
+      return runPipeline(rest, docs(), foreign);
+    } finally {
+      // mingo may stop early ($limit) or throw; an unfinished iterator keeps the connection busy.
+      rows.return?.();
+    }
+  }
+
+  // ---- the asynchronous Store interface ----
+
+  ensureCollection(spec: CollectionSpec) { return this.run(() => this.ensureSync(spec)); }
+  insert(coll: string, doc: Doc) { return this.run(() => this.insertSync(coll, doc)); }
+  insertMany(coll: string, docs: Doc[]) { return this.run(() => this.insertManySync(coll, docs)); }
+  get(coll: string, id: string) { return this.run(() => this.getSync(coll, id)); }
+  find(coll: string, options?: FindOptions) { return this.run(() => this.findSync(coll, options)); }
+  count(coll: string, filter?: Filter) { return this.run(() => this.countSync(coll, filter)); }
+  update(coll: string, id: string, doc: Doc) { return this.run(() => this.updateSync(coll, id, doc)); }
+  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.run(() => this.patchSync(coll, id, set)); }
+  delete(coll: string, id: string) { return this.run(() => this.deleteSync(coll, id)); }
+  upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.run(() => this.upsertManySync(coll, keyPaths, docs)); }
+  aggregate(coll: string, pipeline: Pipeline) { return this.run(() => this.aggregateSync(coll, pipeline)); }
+
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    while (this.txDone) await this.txDone;
+    this.check();
+    let release!: () => void;
+    this.txDone = new Promise<void>((r) => (release = r));
+    const view = new SqliteTxView(this);
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      const result = await fn(view);
+      this.db.exec('COMMIT');
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    } finally {
+      view.end();
+      this.txDone = null;
+      release();
+    }
+  }
+
+  /** For nested transaction() calls on the view: a savepoint gives the same all-or-nothing. */
+  async savepoint<T>(view: Store, fn: (tx: Store) => Promise<T>): Promise<T> {
+    const name = `sp${Math.random().toString(36).slice(2)}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const r = await fn(view);
+      this.db.exec(`RELEASE ${name}`);
+      return r;
+    } catch (e) {
+      this.db.exec(`ROLLBACK TO ${name}`);
+      this.db.exec(`RELEASE ${name}`);
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.txDone) await this.txDone;
+    if (this.closed) return;
+    this.closed = true;
+    // Fold the WAL back into the main file so a copied data directory is self-contained.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.close();
+  }
+}
+
+/** The store as seen inside transaction(): same operations, without waiting for the lock it holds. */
+class SqliteTxView implements Store {
+  readonly kind = 'embedded' as const;
+  readonly capabilities = { transactions: true };
+  private ended = false;
+  constructor(private readonly s: SqliteStore) {}
+  end(): void { this.ended = true; }
+  private async go<T>(f: () => T): Promise<T> {
+    if (this.ended) throw new StoreError('CLOSED', 'the transaction has ended');
+    return f();
+  }
+  ensureCollection(spec: CollectionSpec) { return this.go(() => this.s.ensureSync(spec)); }
+  insert(coll: string, doc: Doc) { return this.go(() => this.s.insertSync(coll, doc)); }
+  insertMany(coll: string, docs: Doc[]) { return this.go(() => this.s.insertManySync(coll, docs)); }
+  get(coll: string, id: string) { return this.go(() => this.s.getSync(coll, id)); }
+  find(coll: string, options?: FindOptions) { return this.go(() => this.s.findSync(coll, options)); }
+  count(coll: string, filter?: Filter) { return this.go(() => this.s.countSync(coll, filter)); }
+  update(coll: string, id: string, doc: Doc) { return this.go(() => this.s.updateSync(coll, id, doc)); }
+  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.go(() => this.s.patchSync(coll, id, set)); }
+  delete(coll: string, id: string) { return this.go(() => this.s.deleteSync(coll, id)); }
+  upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.go(() => this.s.upsertManySync(coll, keyPaths, docs)); }
+  aggregate(coll: string, pipeline: Pipeline) { return this.go(() => this.s.aggregateSync(coll, pipeline)); }
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.go(() => this.s.savepoint(this, fn)).then((p) => p);
+  }
+  async close(): Promise<void> {
+    throw new StoreError('UNSUPPORTED', 'close the store, not the transaction');
+  }
+}

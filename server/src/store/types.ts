@@ -1,0 +1,112 @@
+/**
+ * The one storage interface the server talks to. Two adapters implement it: the embedded
+ * SQLite store (sqlite.ts) and MongoDB (mongo.ts); contract.ts proves they behave alike.
+ */
+
+/** Plain JSON values only: the embedded store keeps JSON text, so Dates etc. would not round-trip. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type Doc = { [key: string]: JsonValue };
+/** A stored document: always has the product's system id. */
+export type StoredDoc = Doc & { id: string };
+
+/** A MongoDB-style filter restricted to the subset validateFilter accepts. */
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+export type Projection = Record<string, 0 | 1>;
+export type Pipeline = Record<string, unknown>[];
+
+export interface CollectionSpec {
+  name: string;
+  /** Each entry is one unique key: a list of dotted field paths (compound when more than one). */
+  uniqueKeys: string[][];
+  /** Dotted paths that are searched or sorted. */
+  indexes: string[];
+}
+
+export interface FindOptions {
+  filter?: Filter;
+  /**
+   * Ties are always broken by `id` ascending, so paging is stable on both stores.
+   * Sorting on fields holding arrays or objects is not supported (order unspecified).
+   */
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  /** Inclusion or exclusion of dotted paths; `id` is included unless excluded explicitly. */
+  projection?: Projection;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface StoreCapabilities {
+  /** True when transaction() is available (always on SQLite; on MongoDB only on a replica set or mongos). */
+  transactions: boolean;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongodb';
+  readonly capabilities: StoreCapabilities;
+
+  /** Creates the collection and its indexes; idempotent; call at start for every collection. */
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+
+  /** Returns the stored document (with `id` generated when absent). */
+  insert(coll: string, doc: Doc): Promise<StoredDoc>;
+  /** All or nothing: on any error (for example a duplicate key) nothing of the batch is written. */
+  insertMany(coll: string, docs: Doc[]): Promise<StoredDoc[]>;
+  get(coll: string, id: string): Promise<StoredDoc | null>;
+  find(coll: string, options?: FindOptions): Promise<StoredDoc[]>;
+  count(coll: string, filter?: Filter): Promise<number>;
+  /** Replaces the whole document; throws NOT_FOUND when `id` does not exist. */
+  update(coll: string, id: string, doc: Doc): Promise<StoredDoc>;
+  /** Sets dotted paths (a value of `undefined` removes the field); throws NOT_FOUND. */
+  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>): Promise<StoredDoc>;
+  /** Returns false when there was nothing to delete. */
+  delete(coll: string, id: string): Promise<boolean>;
+  /**
+   * Matches each doc to an existing one by the values at keyPaths (all must be present scalars):
+   * inserts when none, replaces when different (keeping the existing id), counts it unchanged
+   * otherwise. All or nothing, like insertMany.
+   */
+  upsertMany(coll: string, keyPaths: string[], docs: Doc[]): Promise<UpsertResult>;
+  aggregate(coll: string, pipeline: Pipeline): Promise<Doc[]>;
+  /**
+   * Runs fn with a store bound to one transaction: committed when fn resolves, rolled back when
+   * it throws. Throws StoreError UNSUPPORTED when capabilities.transactions is false.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Flushes and releases the store; further calls fail. */
+  close(): Promise<void>;
+}
+
+export type StoreErrorCode =
+  | 'DUPLICATE_KEY'
+  | 'NOT_FOUND'
+  | 'INVALID_FILTER'
+  | 'INVALID_PIPELINE'
+  | 'INVALID_DOCUMENT'
+  | 'INVALID_ARGUMENT'
+  | 'UNSUPPORTED'
+  | 'CLOSED'
+  | 'STORE_FAILURE';
+
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    /** For DUPLICATE_KEY: the dotted paths of the violated unique key (['id'] for a duplicate id). */
+    readonly fields: string[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isStoreError(e: unknown, code?: StoreErrorCode): e is StoreError {
+  return e instanceof StoreError && (code === undefined || e.code === code);
+}
