@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds (once) and starts the MongoDB wire server used by CI, in the background.
 #   scripts/mongo-wire/start.sh [port]        default port: $MONGO_WIRE_PORT or 27018
+#   MONGO_WIRE_HEAP (default 1g): the in-memory backend keeps every database in the JVM heap
 # Prints the connection string on stdout, e.g.  mongodb://127.0.0.1:27018
 #   export MONGODB_URI=$(scripts/mongo-wire/start.sh)
 # Everything it builds lives in .tools/mongo-wire (git-ignored); delete that to rebuild.
@@ -35,7 +36,7 @@ fi
 
 : > "$logfile"
 # setsid: the server must outlive this script and the shell that ran it.
-setsid java -Xmx512m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+setsid java -Xmx"${MONGO_WIRE_HEAP:-1g}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "$tools/classes:$tools/lib/*" MongoWire "$port" >>"$logfile" 2>&1 < /dev/null &
 echo $! > "$pidfile"
 

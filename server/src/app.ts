@@ -12,6 +12,8 @@ import { masterDataRoutes } from './routes/masterdata';
 import { configRoutes } from './routes/config';
 
 export interface AppOptions {
+  /** Fastify trustProxy: behind a reverse proxy, so request.ip (sign-in limits) is the client's. */
+  trustProxy?: boolean | number | string;
   registry: Registry;
   store: Store;
   authenticator: Authenticator;
@@ -21,6 +23,11 @@ export interface AppOptions {
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
+/** Request log lines carry no query string: reset tokens and OIDC codes travel there. */
+export function logRequest(req: { method: string; url: string; ip: string; id: string }): Record<string, unknown> {
+  return { method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip, reqId: req.id };
+}
+
 /** Never written to a log line, whatever the log level. */
 export const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.password_hash', '*.token'];
 
@@ -28,6 +35,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
   const app = Fastify({
     logger: opts.logger ?? false,
+    // Fastify's types take a hop count as a number only through the function form's overloads.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string,
     bodyLimit,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
@@ -43,7 +52,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin, { bodyLimit });
-  await app.register(accessPlugin, { authenticator: opts.authenticator, superadmin: opts.registry.access.superadmin });
+  await app.register(accessPlugin, {
+    authenticator: opts.authenticator,
+    superadmin: opts.registry.access.superadmin,
+    customerKeys: opts.registry.access.keys.filter((k) => k.customerModule).map((k) => k.key),
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -6,6 +6,8 @@ import { hashPassword } from './auth/passwords';
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
   { name: SESSION_COLLECTION, uniqueKeys: [], indexes: ['userId'] },
+  { name: 'password_reset', uniqueKeys: [], indexes: ['userId', 'expiresAt'] },
+  { name: 'auth_flow', uniqueKeys: [], indexes: ['expiresAt'] },
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {

@@ -2,14 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefinitionError, type Registry } from '../../engine/src/index';
 import type { Store } from './store/types';
-import { buildApp, REDACT } from './app';
+import { buildApp, logRequest, REDACT } from './app';
 import { ensureAdmin, prepareStore } from './boot';
 import { readConfig } from './config';
 import { requireDefinitions } from './definitions/read';
 import { openStore } from './store/index';
 import { Sessions } from './auth/sessions';
-import { authRoutes } from './routes/auth';
-import { webRoutes } from './routes/web';
+import { routePlugins } from './routes/index';
 
 /** Starts the server; returns a function that drains and stops it. */
 export interface StartOptions {
@@ -31,11 +30,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
     store,
     authenticator: sessions,
     bodyLimit: config.bodyLimit,
-    logger: { level: config.logLevel, redact: REDACT },
-    plugins: [
-      (a) => authRoutes(a, { registry, store, sessions }),
-      ...(existsSync(webDist) ? [(a: typeof app) => webRoutes(a, { dist: webDist })] : []),
-    ],
+    trustProxy: config.trustProxy,
+    logger: { level: config.logLevel, redact: REDACT, serializers: { req: logRequest } },
+    plugins: routePlugins({ registry, store, sessions, config, webDist: existsSync(webDist) ? webDist : undefined }),
   });
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | undefined;

@@ -6,6 +6,8 @@ export interface CollectionSpec {
   name: string;
   uniqueKeys: string[][];
   indexes: string[];
+  /** Searchable text fields: what a list's search box looks in. */
+  searchPaths: string[];
 }
 
 function walk(fields: FieldDef[], prefix: string, visit: (f: FieldDef, path: string) => void): void {
@@ -21,15 +23,17 @@ export function collectionSpec(reg: Registry, entity: string): CollectionSpec {
   const def = reg.entities[entity];
   const uniqueKeys: string[][] = [];
   const indexes = new Set<string>();
+  const searchPaths: string[] = [];
   const visit = (f: FieldDef, path: string) => {
     if (f.unique && !f.multiple) uniqueKeys.push([path]);
-    if ((f.searchable || f.sortable) && f.type !== 'object') indexes.add(path);
+    if ((f.searchable || f.sortable) && f.type !== 'object' && !f.multiple) indexes.add(path);
+    if (f.searchable && f.type !== 'object') searchPaths.push(path);
   };
   walk(def.fields, '', visit);
   for (const ext of enabledExtensions(reg, entity)) walk(ext.fields, `extensions.${ext.name}`, visit);
   for (const k of def.uniqueKeys ?? []) uniqueKeys.push([...k]);
   if (def.fields.some((f) => f.id === 'state')) indexes.add('state');
-  return { name: entity, uniqueKeys, indexes: [...indexes] };
+  return { name: entity, uniqueKeys, indexes: [...indexes], searchPaths };
 }
 
 export function collectionSpecs(reg: Registry): CollectionSpec[] {

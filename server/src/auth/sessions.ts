@@ -39,14 +39,30 @@ export async function principalFor(reg: Registry, store: Store, user: StoredDoc,
   };
 }
 
+/** Milliseconds since the epoch; tests pass one they can move to prove expiry. */
+export type Clock = () => number;
+
 export class Sessions implements Authenticator {
-  constructor(private readonly reg: Registry, private readonly store: Store, private readonly ttlMs = SESSION_TTL_MS) {}
+  constructor(
+    private readonly reg: Registry,
+    private readonly store: Store,
+    private readonly ttlMs = SESSION_TTL_MS,
+    readonly now: Clock = Date.now,
+  ) {}
 
   async create(userId: string): Promise<{ token: string; expiresAt: string }> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.ttlMs).toISOString();
-    await this.store.insert(SESSION_COLLECTION, { id: tokenId(token), userId, createdAt: new Date().toISOString(), expiresAt, revoked: false });
+    const now = this.now();
+    const expiresAt = new Date(now + this.ttlMs).toISOString();
+    await this.store.insert(SESSION_COLLECTION, { id: tokenId(token), userId, createdAt: new Date(now).toISOString(), expiresAt, revoked: false });
     return { token, expiresAt };
+  }
+
+  /** Signs a user out everywhere (after a password reset, a stolen token must stop working too). */
+  async revokeAllFor(userId: string): Promise<number> {
+    const live = await this.store.find(SESSION_COLLECTION, { filter: { userId, revoked: false }, projection: { id: 1 } });
+    for (const s of live) await this.store.patch(SESSION_COLLECTION, s.id, { revoked: true });
+    return live.length;
   }
 
   async revoke(token: string): Promise<void> {
@@ -56,7 +72,7 @@ export class Sessions implements Authenticator {
 
   async resolve(token: string): Promise<Omit<AuthPrincipal, 'selectedWarehouse'> | null> {
     const session = await this.store.get(SESSION_COLLECTION, tokenId(token));
-    if (!session || session.revoked === true || Date.parse(String(session.expiresAt)) <= Date.now()) return null;
+    if (!session || session.revoked === true || Date.parse(String(session.expiresAt)) <= this.now()) return null;
     const user = await this.store.get('user', String(session.userId));
     if (!user || user.state === 3) return null;
     return principalFor(this.reg, this.store, user, session.id);

@@ -28,30 +28,17 @@ function allFields(reg: Registry, def: EntityDef): { fields: readonly FieldDef[]
   return [{ fields: def.fields, prefix: '' }, ...enabledExtensions(reg, def.name).map((e) => ({ fields: e.fields, prefix: `extensions.${e.name}` }))];
 }
 
-export function searchablePaths(reg: Registry, def: EntityDef): string[] {
-  const out = ['id'];
-  for (const { fields, prefix } of allFields(reg, def)) paths(fields, prefix, (f) => f.searchable === true && f.type !== 'object', out);
-  return out;
-}
-
 export function sortablePaths(reg: Registry, def: EntityDef): Set<string> {
   const out = ['id', 'createdAt', 'updatedAt'];
   for (const { fields, prefix } of allFields(reg, def)) paths(fields, prefix, (f) => (f.sortable || f.searchable || f.id === def.titleField || f.id === 'state') === true && !f.multiple && f.type !== 'object', out);
   return new Set(out);
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Builds the store filter and sort from a list query; only declared paths ever reach the store. */
-export function buildListQuery(reg: Registry, def: EntityDef, query: ListQuery): { filter: Filter; sort: SortSpec; skip: number; limit: number; page: number; pageSize: number } {
+export function buildListQuery(reg: Registry, def: EntityDef, query: ListQuery): { filter: Filter; search?: string; sort: SortSpec; skip: number; limit: number; page: number; pageSize: number } {
   const and: Filter[] = [];
   const q = query.q?.trim();
-  if (q && q.length >= MIN_SEARCH_CHARS) {
-    const regex = escapeRegex(q);
-    and.push({ $or: searchablePaths(reg, def).map((p) => ({ [p]: { $regex: regex, $options: 'i' } })) });
-  }
+  const search = q && q.length >= MIN_SEARCH_CHARS ? q : undefined;
   if (query.state !== undefined) and.push({ state: query.state });
   const sortable = sortablePaths(reg, def);
   const sort: SortSpec = {};
@@ -64,5 +51,5 @@ export function buildListQuery(reg: Registry, def: EntityDef, query: ListQuery):
   if (Object.keys(sort).length === 0 && def.titleField && sortable.has(def.titleField)) sort[def.titleField] = 1;
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-  return { filter: and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and }, sort, skip: (page - 1) * pageSize, limit: pageSize, page, pageSize };
+  return { filter: and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and }, search, sort, skip: (page - 1) * pageSize, limit: pageSize, page, pageSize };
 }

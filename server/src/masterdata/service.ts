@@ -1,11 +1,12 @@
 import {
-  applyDefaults, compileForm, formatError, fieldAt, formOf, getPath, localize, referenceSites, type EntityDef, type FormatResult,
+  applyDefaults, compileForm, formatError, fieldAt, formOf, getPath, localize, type EntityDef, type FormatResult,
   type Lang, type Registry,
 } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { isStoreError } from '../store/types';
 import { buildListQuery, type ListQuery } from './query';
+import { resolveReferences } from './references';
 
 export interface Actor {
   userId: string;
@@ -39,8 +40,8 @@ export class MasterDataService {
     const def = this.entity(name);
     const q = buildListQuery(this.reg, def, query);
     const [data, total] = await Promise.all([
-      this.store.find(name, { filter: q.filter, sort: q.sort, skip: q.skip, limit: q.limit }),
-      this.store.count(name, q.filter),
+      this.store.find(name, { filter: q.filter, search: q.search, sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.store.count(name, q.filter, { search: q.search }),
     ]);
     return { data: data.map((d) => this.present(def, d)), total, page: q.page, pageSize: q.pageSize };
   }
@@ -124,7 +125,7 @@ export class MasterDataService {
       .map((m) => ({ field: m.field, message: m.message, code: m.code }));
     const value = (result.value ?? {}) as Rec;
     if (before) details.push(...this.immutableChanges(form.fields, before, value));
-    if (details.length === 0) details.push(...(await this.resolveReferences(form.fields, value)));
+    if (details.length === 0) details.push(...(await resolveReferences(this.reg, this.store, form.fields, value)));
     if (details.length > 0) throw this.invalid(def, details);
     return value;
   }
@@ -149,32 +150,6 @@ export class MasterDataService {
       }
     };
     walk(fields, prefix);
-    return out;
-  }
-
-  /** Each reference must name an existing record: by id, or by an object of the target's key fields. */
-  private async resolveReferences(fields: EntityDef['fields'], value: Rec): Promise<ErrorDetail[]> {
-    const out: ErrorDetail[] = [];
-    for (const site of referenceSites(fields, value)) {
-      const target = this.reg.entities[site.field.ref!];
-      const label = localize(site.field.label);
-      const fail = () => out.push({ field: site.path, code: 'FORMAT_REFERENCE_NOT_FOUND', message: formatError('FORMAT_REFERENCE_NOT_FOUND', { label, type: target.name, value: JSON.stringify(site.value).slice(0, 100) }) });
-      if (typeof site.value === 'string' || typeof site.value === 'number') {
-        const id = String(site.value);
-        if (await this.store.get(target.name, id)) site.set(id);
-        else fail();
-        continue;
-      }
-      const keys = new Set([...(target.importKeys ?? []), ...target.fields.filter((f) => f.unique).map((f) => f.id)]);
-      const filter: Rec = {};
-      for (const [k, v] of Object.entries(site.value as Rec)) {
-        if (k === 'id' && (typeof v === 'string' || typeof v === 'number')) filter.id = String(v);
-        else if (keys.has(k) && (typeof v === 'string' || typeof v === 'number')) filter[k] = v;
-      }
-      const found = Object.keys(filter).length > 0 ? await this.store.find(target.name, { filter, limit: 2 }) : [];
-      if (found.length === 1) site.set(found[0].id);
-      else fail();
-    }
     return out;
   }
 

@@ -40,7 +40,9 @@ function safeDecode(s: string): string | null {
  * The one access check. Every route declares `public`, or `access` (a key, or null for any
  * signed-in user); a route that declares neither is refused, so forgetting fails closed.
  */
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticator: Authenticator; superadmin: string }) => {
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticator: Authenticator; superadmin: string; customerKeys?: readonly string[] }) => {
+  // A key declared customerModule in access.json narrows every route that needs it, so no route can forget to.
+  const customerKeys = new Set(opts.customerKeys ?? []);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config ?? {};
@@ -58,7 +60,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticato
       request.log.error({ route: request.routeOptions.url }, 'route declares no access: refused');
       throw new ApiError('FORBIDDEN', { key: '(undeclared)' });
     }
-    if (!canAccess(principal, { key: config.access, customerModule: config.customerModule }, opts.superadmin)) {
+    if (!canAccess(principal, { key: config.access, customerModule: config.customerModule ?? customerKeys.has(config.access) }, opts.superadmin)) {
       throw new ApiError('FORBIDDEN', { key: config.access });
     }
   });

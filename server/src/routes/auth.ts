@@ -1,52 +1,81 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import { readConfig, type ServerConfig } from '../config';
 import { dummyHash, verifyPassword } from '../auth/passwords';
-import type { Sessions } from '../auth/sessions';
-import type { Store, StoredDoc } from '../store/types';
+import { smtpMailer, type Mailer } from '../auth/mailer';
+import { checkAccountUsable, checkOrganisationRules, findUserByEmail, normaliseEmail, organisationOf } from '../auth/policy';
+import type { Clock, Sessions } from '../auth/sessions';
+import type { Store } from '../store/types';
+import { attemptCounters, emailSchema, limitAttempt, openSession, publicUser, tags, type IdentityContext } from './identity/context';
+import { accountRoutes } from './identity/account';
+import { resetRoutes } from './identity/reset';
+import { providerRoutes } from './identity/providers';
+import { profileRoutes } from './identity/profile';
+import { customerRoutes } from './identity/customer';
+
+export { publicUser } from './identity/context';
+
+export interface AuthRoutesOptions {
+  registry: Registry;
+  store: Store;
+  sessions: Sessions;
+  /** Settings (public URL, SMTP, providers, limits); read from the environment when absent. */
+  config?: Pick<ServerConfig, 'publicUrl' | 'smtpUrl' | 'identity'>;
+  /** Defaults to the sessions' clock, so a test that moves one moves both. */
+  now?: Clock;
+  /** Replaces the SMTP mailer (tests that do not want a real peer). */
+  mailer?: Mailer;
+}
 
 const signInBody = {
   type: 'object',
   required: ['email', 'password'],
   additionalProperties: false,
   properties: {
-    email: { type: 'string', minLength: 3, maxLength: 254 },
+    email: emailSchema,
     password: { type: 'string', minLength: 1, maxLength: 1024 },
   },
 } as const;
 
-/** What a client may know of a user: never the hash. */
-export function publicUser(user: StoredDoc): Record<string, unknown> {
-  const { password_hash: _hash, ...rest } = user;
-  return rest;
-}
+/**
+ * Sign-in, sign-out and validate, and every other identity route (reset, providers, profile,
+ * warehouse groups, account status) registered from here, so main.ts and the test harness
+ * get them all by registering this one plugin.
+ */
+export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions): Promise<void> {
+  const { registry, store, sessions } = opts;
+  const config = opts.config ?? readConfig();
+  const now = opts.now ?? sessions.now;
+  const ctx: IdentityContext = {
+    registry, store, sessions, now,
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    identity: config.identity,
+    mailer: opts.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, config.identity.mailFrom) : undefined),
+    signInLimits: attemptCounters({ account: config.identity.signInPerAccount, address: config.identity.signInPerAddress }, now),
+    resetLimits: attemptCounters({ account: config.identity.resetPerAccount, address: config.identity.resetPerAddress }, now),
+  };
+  app.addHook('onClose', async () => ctx.mailer?.close());
 
-async function organisationOf(store: Store, user: StoredDoc): Promise<StoredDoc | null> {
-  return typeof user.organisation === 'string' ? store.get('organisation', user.organisation) : null;
-}
-
-export async function authRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; sessions: Sessions }): Promise<void> {
-  const { store, sessions } = opts;
-  const tags = ['Identity'];
-
-  app.post('/api/auth/sign-in', { config: { public: true }, schema: { tags, summary: 'Sign in with e-mail and password', body: signInBody } }, async (request) => {
-    const { email, password } = request.body as { email: string; password: string };
-    const [user] = await store.find('user', { filter: { email: email.trim().toLowerCase() }, limit: 1 });
+  app.post('/api/auth/sign-in', { config: { public: true }, schema: { tags, summary: 'Sign in with e-mail and password', body: signInBody } }, async (request, reply) => {
+    const body = request.body as { email: string; password: string };
+    const email = normaliseEmail(body.email);
+    limitAttempt(ctx.signInLimits, email, request, reply);
+    const user = await findUserByEmail(store, email);
     if (!user || typeof user.password_hash !== 'string') {
-      await verifyPassword(password, await dummyHash());
+      // Same work as a real check, so the answer's timing does not tell accounts apart.
+      await verifyPassword(body.password, await dummyHash());
       if (!user) throw new ApiError('SIGN_IN_ACCOUNT_NOT_FOUND');
     }
     const org = await organisationOf(store, user);
-    const providers = Array.isArray(org?.providers) ? org!.providers : null;
-    if (providers && !providers.includes('email')) throw new ApiError('SIGN_IN_PROVIDER_NOT_CONFIGURED', { provider: 'Email' });
-    const domains = Array.isArray(org?.allowed_domains) ? (org!.allowed_domains as string[]) : [];
-    if (domains.length > 0 && !domains.includes(email.split('@')[1]?.toLowerCase() ?? '')) throw new ApiError('SIGN_IN_DOMAIN_NOT_AUTHORIZED');
+    checkOrganisationRules(registry, org, 'email', email);
     if (typeof user.password_hash !== 'string') throw new ApiError('SIGN_IN_PROVIDER_NOT_CONFIGURED', { provider: 'Email' });
-    const ok = await verifyPassword(password, user.password_hash);
-    if (!ok) throw new ApiError('SIGN_IN_INVALID_PASSWORD');
-    if (user.state === 3) throw new ApiError('SIGN_IN_ACCOUNT_DISABLED');
-    const { token, expiresAt } = await sessions.create(user.id);
-    await store.patch('user', user.id, { last_sign_in: new Date().toISOString() });
+    if (!(await verifyPassword(body.password, user.password_hash))) throw new ApiError('SIGN_IN_INVALID_PASSWORD');
+    checkAccountUsable(registry, user, org, now());
+    // A success is not a failed attempt: the account starts afresh, the address gets its one back.
+    ctx.signInLimits.account.clear(email);
+    ctx.signInLimits.address.remove(request.ip);
+    const { token, expiresAt } = await openSession(ctx, user);
     return { token, expiresAt, user: publicUser(user) };
   });
 
@@ -59,4 +88,10 @@ export async function authRoutes(app: FastifyInstance, opts: { registry: Registr
   app.get('/api/auth/validate', { config: { access: null }, schema: { tags, summary: 'The caller\'s access and groups' } }, async (request) => ({
     detail: { access: request.principal!.access, groups: request.principal!.groups },
   }));
+
+  await app.register(accountRoutes, ctx);
+  await app.register(resetRoutes, ctx);
+  await app.register(providerRoutes, ctx);
+  await app.register(profileRoutes, ctx);
+  await app.register(customerRoutes, ctx);
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregationContract } from './contract-aggregate.js';
 import { filterContract } from './contract-filters.js';
+import { searchContract } from './contract-search.js';
 import type { ServerGap } from './mongo-gaps.js';
 import type { Doc, Store } from './types.js';
 
@@ -63,6 +64,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>, 
     crudContract(ctx);
     pagingContract(ctx);
     filterContract(ctx);
+    searchContract(ctx);
     uniqueContract(ctx);
     aggregationContract(ctx);
   });

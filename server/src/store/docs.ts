@@ -4,10 +4,15 @@ import { newId } from './ids.js';
 import { StoreError, type Doc, type JsonValue, type Projection, type StoredDoc } from './types.js';
 import { isPlainObject, isScalar, validateDocument, validatePath, validateProjection } from './validate.js';
 
+/** A deep copy of validated JSON: a JSON round trip is exact for it and faster than structuredClone. */
+export function copyJson<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
 /** Validates and returns a fresh copy carrying an id (generated when absent). */
 export function prepareDoc(doc: unknown): StoredDoc {
   validateDocument(doc);
-  const copy = structuredClone(doc) as Doc;
+  const copy = copyJson(doc) as Doc;
   if (copy.id === undefined) return { id: newId(), ...copy } as StoredDoc;
   return copy as StoredDoc;
 }
@@ -16,7 +21,7 @@ export function prepareDoc(doc: unknown): StoredDoc {
 export function prepareReplacement(id: string, doc: unknown): StoredDoc {
   validateDocument(doc);
   if (doc.id !== undefined && doc.id !== id) throw new StoreError('INVALID_DOCUMENT', 'the id of a document cannot change');
-  const { id: _ignored, ...rest } = structuredClone(doc) as Doc;
+  const { id: _ignored, ...rest } = copyJson(doc) as Doc;
   return { id, ...rest } as StoredDoc;
 }
 

@@ -23,3 +23,13 @@ export async function serverGaps(uri: string): Promise<Partial<Record<ServerGap,
     await client.close();
   }
 }
+
+/** Drops a test database: the wire server keeps every database in its heap until it stops. */
+export async function dropDatabase(uri: string, dbName: string): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}

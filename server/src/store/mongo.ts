@@ -27,6 +27,8 @@ interface Shared {
   db: Db;
   /** Unique keys per collection, persisted in META so every process computes the same `_uk`. */
   keys: Map<string, string[][]>;
+  /** Search paths per collection, as the last ensureCollection of this process gave them. */
+  search: Map<string, string[]>;
   closed: boolean;
 }
 
@@ -58,7 +60,7 @@ export class MongoStore implements Store {
       .catch(() => ({}) as Record<string, unknown>);
     // Transactions need sessions on a replica set member or a mongos.
     const transactions = hello.logicalSessionTimeoutMinutes != null && (hello.setName != null || hello.msg === 'isdbgrid');
-    return new MongoStore({ client, db, keys: new Map(), closed: false }, { transactions });
+    return new MongoStore({ client, db, keys: new Map(), search: new Map(), closed: false }, { transactions });
   }
 
   private col(name: string): Collection<Raw> {
@@ -88,6 +90,8 @@ export class MongoStore implements Store {
       key.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
     }
     spec.indexes.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    (spec.searchPaths ?? []).forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    this.shared.search.set(spec.name, spec.searchPaths ?? []);
     this.shared.keys.delete(spec.name); // another process may have added keys
     const known = await this.keysOf(spec.name);
     const names = new Set(known.map(keyName));
@@ -149,20 +153,31 @@ export class MongoStore implements Store {
     return raw ? fromMongo(raw) : null;
   }
 
+  /** MongoDB has no substring index: a search is a case-insensitive $regex over the search paths. */
+  private withSearch(coll: string, filter: Filter, search: string | undefined): Filter {
+    if (search === undefined || search === '') return filter;
+    if (typeof search !== 'string') throw new StoreError('INVALID_ARGUMENT', 'search must be a string');
+    const paths = this.shared.search.get(coll);
+    if (!paths?.length) throw new StoreError('INVALID_ARGUMENT', `${coll} has no search paths`);
+    const regex = search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const or = { $or: paths.map((p) => ({ [p]: { $regex: regex, $options: 'i' } })) };
+    return Object.keys(filter).length === 0 ? or : { $and: [filter, or] };
+  }
+
   async find(coll: string, o: FindOptions = {}): Promise<StoredDoc[]> {
     validatePaging(o.skip, o.limit);
     if (o.sort !== undefined) validateSort(o.sort);
-    const filter = o.filter ?? {};
-    validateFilter(filter);
+    validateFilter(o.filter ?? {});
+    const filter = this.withSearch(coll, o.filter ?? {}, o.search);
     if (o.limit === 0) return [];
     const cursor = this.col(coll).find(idToMongo(filter), { sort: sortToMongo(o.sort), skip: o.skip ?? 0, ...this.opts });
     if (o.limit !== undefined) cursor.limit(o.limit);
     return project((await cursor.toArray()).map(fromMongo), o.projection);
   }
 
-  async count(coll: string, filter: Filter = {}): Promise<number> {
+  async count(coll: string, filter: Filter = {}, options: { search?: string } = {}): Promise<number> {
     validateFilter(filter);
-    return this.col(coll).countDocuments(idToMongo(filter), this.opts);
+    return this.col(coll).countDocuments(idToMongo(this.withSearch(coll, filter, options.search)), this.opts);
   }
 
   async update(coll: string, id: string, input: Doc): Promise<StoredDoc> {
@@ -205,11 +220,20 @@ export class MongoStore implements Store {
     return this.atomically(async (tx, undo) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
       const c = tx.col(coll);
+      // When the key is a declared unique key, look it up through its hidden field: that index
+      // exists everywhere (mongo-java-server ignores the compound indexes on plain paths).
+      const unique = (await tx.keysOf(coll)).find((k) => k.length === keyPaths.length && k.every((p, i) => p === keyPaths[i]));
       for (const input of docs) {
         const values = keyValues(input, keyPaths);
-        const filter = idToMongo(Object.fromEntries(keyPaths.map((p, i) => [p, values[i]])));
+        const filter = unique
+          ? { [`_uk.${keyName(unique)}`]: JSON.stringify(values) }
+          : idToMongo(Object.fromEntries(keyPaths.map((p, i) => [p, values[i]])));
         for (let attempt = 0; ; attempt++) {
-          const before = await c.find(filter, { sort: { _id: 1 }, limit: 1, ...tx.opts }).next();
+          // A unique key matches at most one document, so no sort: mongo-java-server sorts the whole
+          // collection before it filters. Otherwise the lowest id wins, as on SQLite.
+          const before = unique
+            ? await c.findOne(filter, tx.opts)
+            : await c.find(filter, { sort: { _id: 1 }, limit: 1, ...tx.opts }).next();
           if (!before) {
             const doc = await tx.insert(coll, input);
             undo.push({ coll, kind: 'insert', id: doc.id });

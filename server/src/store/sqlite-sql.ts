@@ -63,7 +63,8 @@ function not(sql: string): string {
 
 class Compiler {
   readonly params: unknown[] = [];
-  constructor(private readonly env: CompileEnv) {}
+  /** noIndex: read indexed columns as `+col`, which keeps SQLite from using their indexes. */
+  constructor(private readonly env: CompileEnv, private readonly noIndex = false) {}
 
   private bind(v: unknown): string {
     this.params.push(v);
@@ -113,8 +114,9 @@ class Compiler {
   }
 
   private key(path: string): string {
-    if (path === 'id') return 'id';
-    return this.env.columns.get(path) ?? keyExpr(path);
+    const col = path === 'id' ? 'id' : this.env.columns.get(path);
+    if (col) return this.noIndex ? `+${col}` : col;
+    return keyExpr(path);
   }
 
   /** The literal for a scalar in key space (booleans are blobs, see header). */
@@ -166,12 +168,24 @@ class Compiler {
   }
 }
 
-export function compileFilter(env: CompileEnv, filter: Filter | undefined): Compiled {
-  const c = new Compiler(env);
+export function compileFilter(env: CompileEnv, filter: Filter | undefined, options: { noIndex?: boolean } = {}): Compiled {
+  const c = new Compiler(env, options.noIndex);
   const sql = c.filter(filter ?? {});
   return { sql, params: c.params };
 }
 
 export function compileSort(env: CompileEnv, sort: SortSpec | undefined): string {
   return new Compiler(env).sort(sort);
+}
+
+/** Whether SQLite could answer part of the filter from an index (a top-level condition on an indexed path). */
+export function usesIndex(env: CompileEnv, filter: Filter | undefined): boolean {
+  return Object.entries(filter ?? {}).some(([k, v]) =>
+    k === '$and' ? (v as Filter[]).some((f) => usesIndex(env, f)) : (k === 'id' || env.columns.has(k)) && !needsJs(env, k));
+}
+
+/** Whether the first sort key can be read in order from an index. */
+export function sortIndexed(env: CompileEnv, sort: SortSpec | undefined): boolean {
+  const first = Object.keys(sort ?? {})[0] ?? 'id';
+  return first === 'id' || (env.columns.has(first) && !needsJs(env, first));
 }

@@ -14,6 +14,9 @@ import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
   type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
+import { ensureSearch, hasSearch, searchCondition } from './sqlite-search.js';
+import { PagePlanner } from './sqlite-plan.js';
+import { SqliteTxView } from './sqlite-tx.js';
 import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 export interface SqliteStoreOptions {
@@ -32,7 +35,11 @@ export interface SqliteStoreOptions {
 interface Coll {
   name: string;
   table: string;
+  /** True when the collection has a search index (searchPaths were given). */
+  searchable?: boolean;
   env: { arrayPaths: Set<string>; columns: Map<string, string> } & CompileEnv;
+  /** Writes since this process opened the collection; ages the planner's decisions. */
+  writes: number;
 }
 
 const META = '__store_arrays';
@@ -44,6 +51,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly colls = new Map<string, Coll>();
   private readonly stmts = new Map<string, Database.Statement>();
+  private readonly planner: PagePlanner;
   private closed = false;
   /** Set while transaction() runs: everything else waits, since all share one connection. */
   private txDone: Promise<void> | null = null;
@@ -59,6 +67,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('cache_size = -32768');
     registerFunctions(this.db);
+    this.planner = new PagePlanner(this.db);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
   }
 
@@ -88,7 +97,7 @@ export class SqliteStore implements Store {
       if (c.name.startsWith('k:')) columns.set(c.name.slice(2), `"${c.name}"`);
     }
     const paths = this.db.prepare(`SELECT path FROM ${META} WHERE coll = ?`).pluck().all(name) as string[];
-    const coll: Coll = { name, table, env: { arrayPaths: new Set(paths), columns } };
+    const coll: Coll = { name, table, searchable: hasSearch(this.db, name), env: { arrayPaths: new Set(paths), columns }, writes: 0 };
     this.colls.set(name, coll);
     return coll;
   }
@@ -115,6 +124,7 @@ export class SqliteStore implements Store {
     }
     spec.indexes.forEach((p) => paths.add(p));
     for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
+    for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
     try {
       this.ensureTx(spec, paths);
     } catch (e) {
@@ -141,6 +151,8 @@ export class SqliteStore implements Store {
         // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early.
         if (p !== 'id') this.db.exec(`CREATE INDEX IF NOT EXISTS "i:${spec.name}:${p}" ON ${c.table} (${col(p)}, id)`);
       }
+      ensureSearch(this.db, spec.name, c.table, spec.searchPaths ?? []);
+      c.searchable = (spec.searchPaths ?? []).length > 0;
     })();
   }
 
@@ -167,6 +179,7 @@ export class SqliteStore implements Store {
   }
 
   private write(c: Coll, f: () => void): void {
+    c.writes++;
     try {
       f();
     } catch (e) {
@@ -181,7 +194,7 @@ export class SqliteStore implements Store {
       this.write(c, () => this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)));
       this.noteArrays(c, doc);
     })();
-    return structuredClone(doc);
+    return doc; // prepareDoc's own copy: nothing else holds it
   }
 
   insertManySync(name: string, docs: Doc[]): StoredDoc[] {
@@ -195,7 +208,7 @@ export class SqliteStore implements Store {
         this.noteArrays(c, d);
       }
     })();
-    return structuredClone(prepared);
+    return prepared;
   }
 
   getSync(name: string, id: string): StoredDoc | null {
@@ -217,19 +230,30 @@ export class SqliteStore implements Store {
     validateFilter(o.filter ?? {});
     const c = this.coll(name, false);
     if (!c || o.limit === 0) return [];
-    const w = compileFilter(c.env, o.filter);
+    // With a search the FTS index narrows first; the planner only weighs filter indexes.
+    const filter = o.search ? compileFilter(c.env, o.filter) : this.planner.where(c, o.filter, o.sort, o.limit === undefined ? undefined : o.limit + (o.skip ?? 0));
+    const w = this.withSearch(c, filter, o.search);
     const sql = `SELECT doc FROM ${c.table} WHERE ${w.sql} ORDER BY ${compileSort(c.env, o.sort)} LIMIT ? OFFSET ?`;
     const rows = this.stmt(sql).pluck().all(...w.params, o.limit ?? -1, o.skip ?? 0) as string[];
     return project(rows.map((r) => JSON.parse(r) as StoredDoc), o.projection);
   }
 
-  countSync(name: string, filter?: Filter): number {
+  /** ANDs a search condition onto a compiled filter. */
+  private withSearch(c: Coll, w: { sql: string; params: unknown[] }, search: string | undefined): { sql: string; params: unknown[] } {
+    if (search === undefined || search === '') return w;
+    if (typeof search !== 'string') throw new StoreError('INVALID_ARGUMENT', 'search must be a string');
+    if (!c.searchable) throw new StoreError('INVALID_ARGUMENT', `${c.name} has no search paths`);
+    const s = searchCondition(c.name, search);
+    return { sql: `(${w.sql}) AND ${s.sql}`, params: [...w.params, s.param] };
+  }
+
+  countSync(name: string, filter?: Filter, options: { search?: string } = {}): number {
     const c = this.coll(name, false);
     if (!c) {
       validateFilter(filter ?? {});
       return 0;
     }
-    const w = this.where(c, filter);
+    const w = this.withSearch(c, this.where(c, filter), options.search);
     return this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
   }
 
@@ -247,7 +271,7 @@ export class SqliteStore implements Store {
     const c = this.coll(name, false);
     const ok = c ? this.db.transaction(() => this.replace(c, doc))() : false;
     if (!ok) throw new StoreError('NOT_FOUND', `no ${name} with id ${id}`);
-    return structuredClone(doc);
+    return doc;
   }
 
   patchSync(name: string, id: string, set: Record<string, JsonValue | undefined>): StoredDoc {
@@ -263,6 +287,7 @@ export class SqliteStore implements Store {
   deleteSync(name: string, id: string): boolean {
     const c = this.coll(name, false);
     if (!c || typeof id !== 'string') return false;
+    c.writes++;
     return this.stmt(`DELETE FROM ${c.table} WHERE id = ?`).run(id).changes > 0;
   }
 
@@ -322,7 +347,7 @@ export class SqliteStore implements Store {
   insertMany(coll: string, docs: Doc[]) { return this.run(() => this.insertManySync(coll, docs)); }
   get(coll: string, id: string) { return this.run(() => this.getSync(coll, id)); }
   find(coll: string, options?: FindOptions) { return this.run(() => this.findSync(coll, options)); }
-  count(coll: string, filter?: Filter) { return this.run(() => this.countSync(coll, filter)); }
+  count(coll: string, filter?: Filter, options?: { search?: string }) { return this.run(() => this.countSync(coll, filter, options)); }
   update(coll: string, id: string, doc: Doc) { return this.run(() => this.updateSync(coll, id, doc)); }
   patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.run(() => this.patchSync(coll, id, set)); }
   delete(coll: string, id: string) { return this.run(() => this.deleteSync(coll, id)); }
@@ -372,35 +397,5 @@ export class SqliteStore implements Store {
     // Fold the WAL back into the main file so a copied data directory is self-contained.
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
-  }
-}
-
-/** The store as seen inside transaction(): same operations, without waiting for the lock it holds. */
-class SqliteTxView implements Store {
-  readonly kind = 'embedded' as const;
-  readonly capabilities = { transactions: true };
-  private ended = false;
-  constructor(private readonly s: SqliteStore) {}
-  end(): void { this.ended = true; }
-  private async go<T>(f: () => T): Promise<T> {
-    if (this.ended) throw new StoreError('CLOSED', 'the transaction has ended');
-    return f();
-  }
-  ensureCollection(spec: CollectionSpec) { return this.go(() => this.s.ensureSync(spec)); }
-  insert(coll: string, doc: Doc) { return this.go(() => this.s.insertSync(coll, doc)); }
-  insertMany(coll: string, docs: Doc[]) { return this.go(() => this.s.insertManySync(coll, docs)); }
-  get(coll: string, id: string) { return this.go(() => this.s.getSync(coll, id)); }
-  find(coll: string, options?: FindOptions) { return this.go(() => this.s.findSync(coll, options)); }
-  count(coll: string, filter?: Filter) { return this.go(() => this.s.countSync(coll, filter)); }
-  update(coll: string, id: string, doc: Doc) { return this.go(() => this.s.updateSync(coll, id, doc)); }
-  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.go(() => this.s.patchSync(coll, id, set)); }
-  delete(coll: string, id: string) { return this.go(() => this.s.deleteSync(coll, id)); }
-  upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.go(() => this.s.upsertManySync(coll, keyPaths, docs)); }
-  aggregate(coll: string, pipeline: Pipeline) { return this.go(() => this.s.aggregateSync(coll, pipeline)); }
-  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    return this.go(() => this.s.savepoint(this, fn)).then((p) => p);
-  }
-  async close(): Promise<void> {
-    throw new StoreError('UNSUPPORTED', 'close the store, not the transaction');
   }
 }

@@ -21,6 +21,8 @@ export interface CollectionSpec {
   uniqueKeys: string[][];
   /** Dotted paths that are searched or sorted. */
   indexes: string[];
+  /** Text paths the `search` option looks in (case-insensitive substring). */
+  searchPaths?: string[];
 }
 
 export interface FindOptions {
@@ -34,6 +36,11 @@ export interface FindOptions {
   limit?: number;
   /** Inclusion or exclusion of dotted paths; `id` is included unless excluded explicitly. */
   projection?: Projection;
+  /**
+   * A case-insensitive substring looked for in the collection's searchPaths (ANDed with the
+   * filter). The embedded store answers it from a trigram index, MongoDB with $regex.
+   */
+  search?: string;
 }
 
 export interface UpsertResult {
@@ -60,7 +67,7 @@ export interface Store {
   insertMany(coll: string, docs: Doc[]): Promise<StoredDoc[]>;
   get(coll: string, id: string): Promise<StoredDoc | null>;
   find(coll: string, options?: FindOptions): Promise<StoredDoc[]>;
-  count(coll: string, filter?: Filter): Promise<number>;
+  count(coll: string, filter?: Filter, options?: { search?: string }): Promise<number>;
   /** Replaces the whole document; throws NOT_FOUND when `id` does not exist. */
   update(coll: string, id: string, doc: Doc): Promise<StoredDoc>;
   /** Sets dotted paths (a value of `undefined` removes the field); throws NOT_FOUND. */
@@ -77,6 +84,8 @@ export interface Store {
   /**
    * Runs fn with a store bound to one transaction: committed when fn resolves, rolled back when
    * it throws. Throws StoreError UNSUPPORTED when capabilities.transactions is false.
+   * Inside fn use `tx` only: on the embedded store every other call waits for the transaction
+   * to end, so awaiting the outer store from fn never returns. On MongoDB fn may be retried.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Flushes and releases the store; further calls fail. */

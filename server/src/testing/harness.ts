@@ -11,7 +11,8 @@ import { openStore } from '../store/index';
 import type { Store } from '../store/types';
 import { Sessions } from '../auth/sessions';
 import { hashPassword } from '../auth/passwords';
-import { authRoutes } from '../routes/auth';
+import { routePlugins } from '../routes/index';
+import { readConfig } from '../config';
 
 export interface Harness {
   app: FastifyInstance;
@@ -54,7 +55,7 @@ export async function startHarness(options: { registry?: Registry; bodyLimit?: n
   const sessions = new Sessions(registry, store);
   const app = await buildApp({
     registry, store, authenticator: sessions, bodyLimit: options.bodyLimit,
-    plugins: [(a) => authRoutes(a, { registry, store, sessions })],
+    plugins: routePlugins({ registry, store, sessions, config: readConfig({ ...process.env, DATA_DIR: dir }) }),
   });
   await app.ready();
   passwordHash ??= hashPassword('Secret-pass-1');

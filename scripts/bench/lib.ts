@@ -1,0 +1,36 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../../server/src/testing/process';
+
+export interface Figures {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Runs autocannon and keeps the figures that matter. */
+export async function load(label: string, opts: autocannon.Options): Promise<Figures> {
+  const r = await autocannon({ connections: 100, duration: 20, ...opts });
+  const f = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  console.log(`${label.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   errors ${f.errors}   non-2xx ${f.non2xx}`);
+  return f;
+}
+
+/** Starts a script in a child process so the server has a core to itself; resolves when it listens. */
+export async function startProcess(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; rss: () => number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => { out += d; if (out.includes('listening on')) resolve(); });
+    child.once('exit', (c) => reject(new Error(`${script} exited with ${c}: ${out}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, rss: () => 0 };
+}
+
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+}

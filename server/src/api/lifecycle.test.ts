@@ -1,0 +1,64 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnServer } from '../testing/process';
+
+const dir = mkdtempSync(join(tmpdir(), 'tm-life-'));
+const env = { DATA_DIR: dir, ADMIN_EMAIL: 'root@test.local', ADMIN_PASSWORD: 'Root-pass-2026' };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function signIn(url: string): Promise<Record<string, string>> {
+  const r = await fetch(`${url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
+  const { token } = await r.json() as { token: string };
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+}
+
+function createCountry(url: string, headers: Record<string, string>, n: string) {
+  return fetch(`${url}/api/v3/masterdata/country`, { method: 'POST', headers, body: JSON.stringify({ country_name: `Country ${n}`, sap_country_description: `C-${n}`, state: 1 }) });
+}
+
+describe('the server process', () => {
+  it('keeps every acknowledged write through kill -9, and on SIGTERM drains in-flight requests and exits cleanly', async () => {
+    const first = await spawnServer(env);
+    let headers = await signIn(first.url);
+    const acked: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await createCountry(first.url, headers, `k${i}`);
+      expect(r.status).toBe(201);
+      acked.push(((await r.json()) as { id: string }).id);
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await spawnServer(env);
+    headers = await signIn(second.url);
+    for (const id of acked) expect((await fetch(`${second.url}/api/v3/masterdata/country/${id}`, { headers })).status).toBe(200);
+
+    // Requests in flight when SIGTERM arrives still get their answer, and what was answered is kept.
+    const inflight = Array.from({ length: 30 }, (_, i) => createCountry(second.url, headers, `t${i}`).then(async (r) => ({ status: r.status, body: await r.json() as { id: string } })).catch(() => null));
+    await new Promise((r) => setTimeout(r, 5));
+    second.child.kill('SIGTERM');
+    const results = await Promise.all(inflight);
+    expect(await second.exited).toBe(0);
+    const answered = results.filter((r): r is { status: number; body: { id: string } } => r !== null && r.status === 201);
+    expect(answered.length).toBeGreaterThan(0);
+
+    const third = await spawnServer(env);
+    headers = await signIn(third.url);
+    for (const r of answered) expect((await fetch(`${third.url}/api/v3/masterdata/country/${r.body.id}`, { headers })).status).toBe(200);
+    const list = await (await fetch(`${third.url}/api/v3/masterdata/country?pageSize=200`, { headers })).json() as { total: number };
+    expect(list.total).toBe(acked.length + answered.length);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  }, 120_000);
+
+  it('refuses to start on a broken definition and names the file and pointer', async () => {
+    const root = join(dir, 'broken');
+    cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+    const plant = JSON.parse(readFileSync(join(root, 'schemas', 'entities', 'plant.json'), 'utf8'));
+    plant.fields.find((f: { id: string }) => f.id === 'company').ref = 'compnay';
+    writeFileSync(join(root, 'schemas', 'entities', 'plant.json'), JSON.stringify(plant));
+    await expect(spawnServer({ ...env, APP_ROOT: root })).rejects.toThrow(/schemas\/entities\/plant\.json:\/fields\/\d+\/ref: reference target "compnay" is not an entity \(did you mean "company"\?\)/);
+  }, 60_000);
+});

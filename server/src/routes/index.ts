@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from '../../../engine/src/index';
+import type { Sessions } from '../auth/sessions';
+import type { ServerConfig } from '../config';
+import type { Store } from '../store/types';
+import { authRoutes } from './auth';
+import { webRoutes } from './web';
+
+export interface RouteContext {
+  registry: Registry;
+  store: Store;
+  sessions: Sessions;
+  config: ServerConfig;
+  /** The built web app, when there is one to serve. */
+  webDist?: string;
+}
+
+/**
+ * The route plugins beyond the core ones of buildApp, in one list shared by the server and
+ * the test harness, so the access matrix walks exactly the routes the server serves.
+ */
+export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Promise<void>)[] {
+  const { registry, store, sessions, config } = ctx;
+  return [
+    (a) => authRoutes(a, { registry, store, sessions, config }),
+    ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
+  ];
+}

@@ -1,0 +1,52 @@
+/** Search (FindOptions.search, count's search): the same answers on every adapter. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ContractContext } from './contract.js';
+
+export function searchContract(ctx: ContractContext): void {
+  describe('search', () => {
+    let coll: string;
+    const names = ['Agroquímica Rosario S.A.', 'Distribuidora Pampa SRL', 'Rosario Norte Cereales', 'Química del Litoral', 'AGRO SUR', 'Semillas (100%) "Pampa"'];
+    beforeAll(async () => {
+      coll = ctx.fresh('search');
+      await ctx.store().ensureCollection({ name: coll, uniqueKeys: [], indexes: ['name'], searchPaths: ['name', 'info.code'] });
+      await ctx.store().insertMany(coll, names.map((name, i) => ({ name, info: { code: `C-${i}00` }, state: i % 2 === 0 ? 1 : 3 })));
+    });
+    const found = async (search: string, filter = {}) => (await ctx.store().find(coll, { search, filter, sort: { name: 1 } })).map((d) => d.name);
+
+    it('finds a case-insensitive substring in any search path', async () => {
+      expect(await found('rosario')).toEqual(['Agroquímica Rosario S.A.', 'Rosario Norte Cereales']);
+      expect(await found('QUÍMICA')).toEqual(['Agroquímica Rosario S.A.', 'Química del Litoral']);
+      expect(await found('c-300')).toEqual(['Química del Litoral']);
+    });
+
+    it('matches two-character searches and treats special characters literally', async () => {
+      expect(await found('sa')).toEqual(['Agroquímica Rosario S.A.', 'Rosario Norte Cereales']);
+      expect(await found('(100%) "Pampa"')).toEqual(['Semillas (100%) "Pampa"']);
+      expect(await found('.*')).toEqual([]);
+    });
+
+    it('ANDs the search with the filter and counts the same way', async () => {
+      expect(await found('rosario', { state: 1 })).toEqual(['Agroquímica Rosario S.A.', 'Rosario Norte Cereales']);
+      expect(await found('pampa', { state: 1 })).toEqual([]);
+      expect(await found('litoral', { state: 3 })).toEqual(['Química del Litoral']);
+      expect(await ctx.store().count(coll, { state: 3 }, { search: 'pampa' })).toBe(2);
+      expect(await ctx.store().count(coll, {}, { search: 'agro' })).toBe(2);
+    });
+
+    it('follows updates and deletes', async () => {
+      const [doc] = await ctx.store().find(coll, { search: 'agro sur' });
+      await ctx.store().update(coll, doc.id, { ...doc, name: 'Campo Sur' });
+      expect(await found('agro sur')).toEqual([]);
+      expect(await found('campo')).toEqual(['Campo Sur']);
+      await ctx.store().delete(coll, doc.id);
+      expect(await found('campo')).toEqual([]);
+    });
+
+    it('refuses a search on a collection without search paths', async () => {
+      const plain = ctx.fresh('plain');
+      await ctx.store().ensureCollection({ name: plain, uniqueKeys: [], indexes: [] });
+      await ctx.store().insert(plain, { name: 'x' });
+      await expect(ctx.store().find(plain, { search: 'xyz' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+  });
+}
