@@ -8,12 +8,20 @@ export async function webRoutes(app: FastifyInstance, opts: { dist: string }): P
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), public: true };
     });
-    await scope.register(fastifyStatic, { root: opts.dist, prefix: '/', wildcard: false, index: false });
+    // Files are listed at start (wildcard: false) so that any other path reaches the client
+    // router below; the start script builds before the server starts. Hashed assets are
+    // cached for good and served pre-compressed (brotli/gzip written by the build).
+    await scope.register(fastifyStatic, {
+      root: opts.dist, prefix: '/', wildcard: false, index: false, preCompressed: true,
+      setHeaders: (res, path) => {
+        res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
     scope.get('/*', { schema: { hide: true } }, async (request, reply) => {
       if (request.url.startsWith('/api/')) {
         throw new ApiError('ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0].slice(0, 200) });
       }
-      return reply.type('text/html').sendFile('index.html', opts.dist);
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', opts.dist);
     });
   });
 }

@@ -1,0 +1,96 @@
+/**
+ * `npm run e2e`: the browser suite. Builds the web app when needed, starts a test SMTP
+ * server, a features origin serving the test feature page, and the real server (temp
+ * DATA_DIR, definitions with the frame settings pointed at the features origin), then runs
+ * web/e2e with vitest against Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
+ * Screenshots go to .ci-artifacts/screenshots. Installs nothing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { makeAppRoot } from '../web/e2e/harness/appRoot';
+import { CHROMIUM } from '../web/e2e/harness/browser';
+import { ensureWebBuild } from '../web/e2e/harness/build';
+import { startFeaturesServer } from '../web/e2e/harness/features';
+import { freePort } from '../web/e2e/harness/net';
+import { seedE2e } from '../web/e2e/harness/seed';
+import { startServer } from '../web/e2e/harness/server';
+import { startSmtp } from '../web/e2e/harness/smtp';
+import { USERS } from '../web/e2e/harness/users';
+
+const root = process.cwd();
+const artifacts = resolve(root, '.ci-artifacts');
+
+async function distinctPorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+function runVitest(env: Record<string, string>, resultsFile: string): Promise<number> {
+  const vitest = join(root, 'node_modules', '.bin', 'vitest');
+  const args = ['run', '--config', 'web/e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)];
+  return new Promise((resolveRun) => {
+    const child = spawn(vitest, args, { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.once('exit', (code) => resolveRun(code ?? 1));
+  });
+}
+
+function summary(resultsFile: string): string {
+  if (!existsSync(resultsFile)) return 'e2e: no results (the suite did not run)';
+  const r = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numTotalTests: number };
+  return `e2e: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped (${r.numTotalTests} tests)`;
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(CHROMIUM)) {
+    console.error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    return 1;
+  }
+  ensureWebBuild(root);
+  mkdirSync(join(artifacts, 'screenshots'), { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'tm-e2e-'));
+  const mailDir = join(work, 'mail');
+  const dataDir = join(work, 'data');
+  const [appPort, featuresPort, smtpPort] = await distinctPorts(3);
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const stops: (() => Promise<void>)[] = [];
+  let appRoot: string | undefined;
+  try {
+    const smtp = await startSmtp(mailDir, smtpPort);
+    stops.push(smtp.stop);
+    const features = await startFeaturesServer(join(root, 'web', 'e2e', 'fixtures', 'feature.html'), featuresPort);
+    stops.push(features.stop);
+    appRoot = makeAppRoot(root, (d) => {
+      d.settings.frame = { ...d.settings.frame, featuresOrigin: features.url, allowedOrigins: [appUrl] };
+    });
+    await seedE2e(appRoot, dataDir);
+    const server = await startServer(root, appPort, {
+      DATA_DIR: dataDir, APP_ROOT: appRoot, ADMIN_EMAIL: USERS.admin.email, ADMIN_PASSWORD: USERS.admin.password,
+      SMTP_URL: smtp.url, PUBLIC_URL: appUrl,
+    });
+    stops.push(server.stop);
+    console.log(`server ${appUrl}, features origin ${features.url}, smtp ${smtp.url}`);
+    const resultsFile = join(artifacts, 'e2e-results.json');
+    rmSync(resultsFile, { force: true });
+    const code = await runVitest({
+      E2E_BASE_URL: appUrl, E2E_FEATURES_URL: features.url, E2E_MAIL_DIR: mailDir, E2E_ARTIFACTS: artifacts,
+    }, resultsFile);
+    if (code !== 0) console.log(`\nlast server output:\n${server.output().slice(-4000)}`);
+    console.log(`screenshots: ${join(artifacts, 'screenshots')}`);
+    console.log(summary(resultsFile));
+    return code;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+    if (appRoot) {
+      // Unlink the link to web/ first, so removing the copy can never reach the real sources.
+      const link = join(appRoot, 'web');
+      if (existsSync(link) && lstatSync(link).isSymbolicLink()) unlinkSync(link);
+      rmSync(appRoot, { recursive: true, force: true });
+    }
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,21 @@
+/** The people the end-to-end suite signs in as (seeded by web/e2e/harness/seed.ts). */
+export const PASSWORD = 'E2e-user-2026';
+
+export const USERS = {
+  admin: { email: 'admin@e2e.local', password: 'E2e-admin-2026', name: 'Platform Admin', initials: 'PA' },
+  limited: { email: 'lena.limited@e2e.local', password: PASSWORD, name: 'Lena Limited', access: ['Dashboards', 'Reports'] },
+  disabled: { email: 'disabled@e2e.local', password: PASSWORD, name: 'Dora Disabled' },
+  ssoOnly: { email: 'sso.only@e2e.local', password: PASSWORD, name: 'Sam Single' },
+  outsider: { email: 'someone@outside.test', password: PASSWORD, name: 'Otto Outsider' },
+  expired: { email: 'ex.pired@e2e.local', password: PASSWORD, name: 'Eva Expired' },
+  noName: { email: 'maria.jose-perez@e2e.local', password: PASSWORD, name: '', initials: 'MJ' },
+  spanish: { email: 'sofia.sanchez@e2e.local', password: PASSWORD, name: 'Sofía Sánchez', language: 'es', access: ['Dashboards', 'Imports'] },
+  reset: { email: 'reset.me@e2e.local', password: PASSWORD, name: 'Rita Reset' },
+  warehouse: { email: 'wanda.warehouse@e2e.local', password: PASSWORD, name: 'Wanda Warehouse', access: ['Dashboards', 'Imports', 'Deliveries', 'Reports', 'ibcTraceability'] },
+} as const;
+
+/** Warehouse groups of the warehouse user, in the order the server lists them. */
+export const GROUPS = [
+  { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
+  { name: 'South Hub', description: 'Deposits of the south', access: ['Deliveries', 'Reports'], warehouses: ['Bahía Blanca'] },
+] as const;

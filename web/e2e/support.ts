@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './harness/browser';
+
+/** What scripts/e2e.ts hands the tests. */
+export const env = {
+  base: required('E2E_BASE_URL'),
+  features: required('E2E_FEATURES_URL'),
+  mailDir: required('E2E_MAIL_DIR'),
+  artifacts: process.env.E2E_ARTIFACTS ?? '.ci-artifacts',
+};
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the browser suite with npm run e2e`);
+  return v;
+}
+
+export interface Session {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Page errors seen so far (a test fails on unexpected ones). */
+  errors: string[];
+}
+
+export async function openBrowser(): Promise<Browser> {
+  return launchChromium();
+}
+
+/** A fresh context (empty storage) and page at the given viewport. */
+export async function newSession(browser: Browser, viewport = { width: 1366, height: 820 }): Promise<Session> {
+  const context = await browser.newContext({ viewport, baseURL: env.base, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { browser, context, page, errors };
+}
+
+export async function gotoSignIn(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.locator('input[name=email]').waitFor();
+}
+
+/** Signs in through the form and waits for the shell. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await gotoSignIn(page);
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('input[name=password]').fill(password);
+  await page.locator('button[type=submit]').click();
+  await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = join(env.artifacts, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+const require = createRequire(import.meta.url);
+
+/** Runs axe-core in the page and describes each serious or critical violation in one line. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The text of the sign-in error area. */
+export async function signInError(page: Page): Promise<string> {
+  const area = page.locator('[data-testid=sign-in-error] .tm-inline-error');
+  await area.waitFor({ timeout: 15_000 });
+  return (await area.innerText()).trim();
+}
+
+/** True when the server answers the path with anything but 404 ROUTE_NOT_FOUND. */
+export async function endpointExists(method: string, path: string): Promise<boolean> {
+  const res = await fetch(`${env.base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+  if (res.status !== 404) return true;
+  const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
+  return body.error?.code !== 'ROUTE_NOT_FOUND';
+}

@@ -1,0 +1,27 @@
+import type { DeploymentSettings } from '../../../engine/src/index';
+
+/**
+ * When the deployment's features origin is a path of this very server (the demo default,
+ * `http://127.0.0.1:3000/features`) and nothing else serves it, the server answers the
+ * frame's address with this app. Loaded inside the frame there, the app renders a small
+ * stand-in feature instead of a second shell. Returns the feature id the address names.
+ */
+export function framedFeatureId(
+  loc: { origin: string; pathname: string },
+  framed: boolean,
+  frame: Pick<DeploymentSettings['frame'], 'featuresOrigin' | 'baseDomain'>,
+): string | null {
+  if (!framed) return null;
+  let base: URL;
+  try {
+    base = new URL(frame.featuresOrigin, loc.origin);
+  } catch {
+    return null;
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (base.origin !== loc.origin || prefix === '' || !loc.pathname.startsWith(`${prefix}/`)) return null;
+  // <prefix>/<deployment>/<feature id with dots>.<baseDomain>/<index page>
+  const host = loc.pathname.slice(prefix.length + 1).split('/')[1] ?? '';
+  const suffix = `.${frame.baseDomain}`;
+  return host.endsWith(suffix) ? host.slice(0, -suffix.length) : host || null;
+}

@@ -1,0 +1,68 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Profile } from '../config/types';
+import { useServices } from '../app/services';
+import { useAuth } from '../auth/auth';
+import { isLang } from '../i18n/language';
+import { useLanguage } from '../i18n/useLanguage';
+import { useFrame } from '../frame/frameContext';
+import { ProfileContext, type ProfileValue } from './profileContext';
+
+const PROFILE_ID = 'profile';
+
+/**
+ * SPEC 7: the profile, cached under id `profile`. Its language sets the interface language
+ * once per sign-in (afterwards the language menu wins) and when saved; the frame is told
+ * after the deployment's delay (1 s).
+ */
+export function ProfileProvider({ children }: { children: ReactNode }) {
+  const { api, config } = useServices();
+  const { session, updateSession } = useAuth();
+  const { post } = useFrame();
+  const [, setLanguage] = useLanguage();
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const delay = config.deployment.settings.timings.languagePushDelayMs;
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const applyLanguage = useCallback((p: Profile) => {
+    const lang = p.primary_fields?.language;
+    if (!isLang(lang)) return;
+    setLanguage(lang);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => post({ type: 'languagePref', payload: { language: lang } }), delay);
+  }, [setLanguage, post, delay]);
+
+  const applied = useRef(session?.profileLanguageApplied === true);
+  useEffect(() => {
+    let live = true;
+    api.get<{ detail?: Profile }>('/api/auth/profile', { cacheId: PROFILE_ID })
+      .then((a) => {
+        if (!live) return;
+        const p = a.detail ?? {};
+        setProfile(p);
+        if (!applied.current) {
+          applied.current = true;
+          applyLanguage(p);
+          updateSession({ profileLanguageApplied: true });
+        }
+      })
+      .catch((e: unknown) => console.error('profile failed', e))
+      .finally(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, [api, applyLanguage, updateSession]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const save = useCallback(async (p: Profile) => {
+    const a = await api.put<{ detail?: Profile } | undefined>('/api/auth/profile', p);
+    api.invalidate(PROFILE_ID);
+    const next = { ...p, ...(a?.detail ?? {}) };
+    setProfile(next);
+    applyLanguage(next);
+  }, [api, applyLanguage]);
+
+  const value = useMemo<ProfileValue>(() => ({ profile, loaded, save }), [profile, loaded, save]);
+  return <ProfileContext.Provider value={value}>{children}</ProfileContext.Provider>;
+}
