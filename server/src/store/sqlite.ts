@@ -218,12 +218,6 @@ export class SqliteStore implements Store {
     return text === undefined ? null : (JSON.parse(text) as StoredDoc);
   }
 
-  private where(c: Coll, filter: Filter | undefined): { sql: string; params: unknown[] } {
-    const f = filter ?? {};
-    validateFilter(f);
-    return compileFilter(c.env, f);
-  }
-
   findSync(name: string, o: FindOptions = {}): StoredDoc[] {
     validatePaging(o.skip, o.limit);
     if (o.sort !== undefined) validateSort(o.sort);
@@ -248,12 +242,10 @@ export class SqliteStore implements Store {
   }
 
   countSync(name: string, filter?: Filter, options: { search?: string } = {}): number {
+    validateFilter(filter ?? {});
     const c = this.coll(name, false);
-    if (!c) {
-      validateFilter(filter ?? {});
-      return 0;
-    }
-    const w = this.withSearch(c, this.where(c, filter), options.search);
+    if (!c) return 0;
+    const w = this.withSearch(c, compileFilter(c.env, filter), options.search);
     return this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
   }
 
