@@ -60,6 +60,8 @@ export const ERRORS = {
   IMPORT_AMBIGUOUS_COLUMN: { key: 'import.error.ambiguousColumn', status: 400, template: 'Column {column} could name more than one field; use the field id or Extension > Field' },
   IMPORT_NOT_FOUND: { key: 'import.error.notFound', status: 404, template: 'There is no import with id {id}' },
   IMPORT_NOT_READY: { key: 'import.error.notReady', status: 409, template: 'The import is still {status}; its error file is ready once validation has finished' },
+  IMPORT_NOT_MULTIPART: { key: 'import.error.notMultipart', status: 415, template: 'Content type {type} is not supported here; send the file as multipart/form-data' },
+  IMPORT_BAD_MULTIPART: { key: 'import.error.badMultipart', status: 400, template: 'The multipart body could not be read: {reason}' },
   IMPORT_UNKNOWN_COLUMNS: { key: 'import.warning.unknownColumns', status: 200, template: 'These columns are not fields of {entity} and were not imported: {columns}' },
   IMPORT_IGNORED_COLUMNS: { key: 'import.warning.ignoredColumns', status: 200, template: 'These columns were ignored: {columns}; records are matched by {keys}' },
   IMPORT_ENCODING: { key: 'import.warning.encoding', status: 200, template: 'The file is not UTF-8; it was read as {encoding}' },

@@ -5,6 +5,8 @@ import type { ServerConfig } from '../config';
 import type { Store } from '../store/types';
 import { authRoutes } from './auth';
 import { webRoutes } from './web';
+import { masterDataExportRoutes } from './masterdataExport';
+import { fileRoutes } from './files';
 
 export interface RouteContext {
   registry: Registry;
@@ -23,6 +25,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
   const { registry, store, sessions, config } = ctx;
   return [
     (a) => authRoutes(a, { registry, store, sessions, config }),
+    (a) => masterDataExportRoutes(a, { registry, store }),
+    (a) => fileRoutes(a, { registry, store, config }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

@@ -1,0 +1,62 @@
+import type { EntityDef, Lang, Registry } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import type { Store } from '../store/types';
+// The list's column model and cell formatting, shared with the web list so the CSV and the
+// screen show the same text (pure functions over the engine; candidates for engine/).
+import { cellText, columnsOf, type ColumnSpec } from '../../../web/src/masterdata/columns';
+import { buildListQuery, type ListQuery } from './query';
+
+/** Rows read from the store per round trip: the export never holds more than one page. */
+export const EXPORT_PAGE_SIZE = 500;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** A text a spreadsheet would run as a formula gets a leading quote; plain numbers stay as they are. */
+export function neutralise(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/**
+ * One CSV cell: a text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is
+ * prefixed with a quote; numbers stay numbers; quotes, commas and line breaks are quoted.
+ */
+export function csvCell(text: string): string {
+  const safe = neutralise(text);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** The export's columns: the requested ones among the list's, in the order asked; the default ones (listColumns) otherwise. */
+export function exportColumns(reg: Registry, def: EntityDef, lang: Lang, requested?: string): ColumnSpec[] {
+  const all = columnsOf(reg, def.name, lang);
+  if (!requested) return all.filter((c) => !c.optional);
+  return requested.split(',').map((p) => p.trim()).filter(Boolean).map((p) => {
+    const col = all.find((c) => c.path === p);
+    if (!col) throw new ApiError('INVALID_REQUEST', { detail: `"${p.slice(0, 60)}" is not a list column of ${def.name}; columns: ${all.map((c) => c.path).join(', ')}` });
+    return col;
+  });
+}
+
+/**
+ * The CSV of a list query across all its pages: a header of labels, then one line per
+ * record, read from the store a page at a time with the list's own filter and sort.
+ */
+export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, query: Omit<ListQuery, 'page' | 'pageSize'> & { columns?: string }, lang: Lang): AsyncGenerator<string> {
+  const cols = exportColumns(reg, def, lang, query.columns);
+  const q = buildListQuery(reg, def, { ...query, page: 1, pageSize: EXPORT_PAGE_SIZE });
+  yield csvLine(cols.map((c) => c.label));
+  for (let skip = 0; ; skip += EXPORT_PAGE_SIZE) {
+    const page = await store.find(def.name, { filter: q.filter, search: q.search, sort: q.sort, skip, limit: EXPORT_PAGE_SIZE });
+    let chunk = '';
+    for (const rec of page) {
+      for (const s of def.secretFields ?? []) delete (rec as Record<string, unknown>)[s];
+      chunk += csvLine(cols.map((c) => cellText(c, rec, lang)));
+    }
+    if (chunk) yield chunk;
+    if (page.length < EXPORT_PAGE_SIZE) return;
+  }
+}

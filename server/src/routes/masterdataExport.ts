@@ -1,0 +1,41 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { localize, type Registry } from '../../../engine/src/index';
+import { exportCsv, exportColumns } from '../masterdata/exportCsv';
+import { buildListQuery } from '../masterdata/query';
+import type { Store } from '../store/types';
+import { requestLang } from './masterdata';
+
+const exportQuery = {
+  type: 'object',
+  properties: {
+    q: { type: 'string', maxLength: 200 },
+    sort: { type: 'string', maxLength: 200, pattern: '^-?[A-Za-z0-9_.-]+(,-?[A-Za-z0-9_.-]+)*$' },
+    state: { type: 'integer', enum: [1, 3] },
+    columns: { type: 'string', maxLength: 2000, pattern: '^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$', description: 'List columns to export, comma-separated; all by default.' },
+  },
+} as const;
+
+/**
+ * `GET /api/v3/masterdata/:entity/export.csv`: the list's current filter across all pages,
+ * streamed from the store a page at a time, headed by the column labels in the caller's language.
+ * One static route per entity, so it wins over `/:entity/:id`.
+ */
+export async function masterDataExportRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
+  for (const def of Object.values(opts.registry.entities)) {
+    app.get(`/api/v3/masterdata/${def.name}/export.csv`, {
+      config: { access: def.access ?? 'Master Data' },
+      schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery },
+    }, async (request, reply) => {
+      const query = request.query as { q?: string; sort?: string; state?: number; columns?: string };
+      const lang = requestLang(request);
+      // Unknown columns and sort paths fail with a 400 before the stream starts.
+      exportColumns(opts.registry, def, lang, query.columns);
+      buildListQuery(opts.registry, def, query);
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${def.name}.csv"`);
+      reply.header('cache-control', 'no-store');
+      return reply.send(Readable.from(exportCsv(opts.registry, opts.store, def, query, lang)));
+    });
+  }
+}

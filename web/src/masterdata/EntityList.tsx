@@ -1,0 +1,149 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import {
+  flexRender, getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState,
+} from '@tanstack/react-table';
+import { Button } from 'primereact/button';
+import { InputText } from 'primereact/inputtext';
+import { SelectButton } from 'primereact/selectbutton';
+import { MultiSelect } from 'primereact/multiselect';
+import type { Rec } from './api';
+import { cellText, columnsOf, type ColumnSpec } from './columns';
+import { PAGE_SIZE, type StateFilter } from './listState';
+import { useEntityList } from './useEntityList';
+import { useMasterData } from './useMasterData';
+import { CsvExportButton } from './CsvExportButton';
+
+export interface EntityListProps {
+  entity: string;
+  /** Where this entity's screens live: `/masterdata/company` or `/user-management`. */
+  basePath: string;
+  /** Extra per-row actions (users: reset password). */
+  rowActions?: (record: Rec, reload: () => void) => ReactNode;
+}
+
+/** The generated list of one entity: TanStack Table state, PrimeReact controls, the server pages. */
+export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { md, registry, lang, settings } = useMasterData();
+  const list = useEntityList(md, entity, settings.picker.debounceMs);
+  const specs = useMemo(() => columnsOf(registry, entity, lang), [registry, entity, lang]);
+  const [visibility, setVisibility] = useState<VisibilityState>(() => Object.fromEntries(specs.filter((c) => c.optional).map((c) => [c.path, false])));
+  const [busy, setBusy] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const act = (id: string, run: () => Promise<unknown>) => {
+    setBusy(id);
+    setActionError(null);
+    run().then(list.reload, (e: Error) => setActionError(e.message)).finally(() => setBusy(null));
+  };
+
+  const columns = useMemo<ColumnDef<Rec>[]>(() => [
+    ...specs.map((c: ColumnSpec): ColumnDef<Rec> => ({
+      id: c.path,
+      header: c.label,
+      enableSorting: c.sortable,
+      accessorFn: (r) => cellText(c, r, lang),
+      cell: (info) => (c.sync ? <span className="tm-sync" data-sync={String(info.getValue() || 'pending')}>{String(info.getValue() || t('masterdata.sync.pending'))}</span> : String(info.getValue() ?? '')),
+    })),
+    {
+      id: '_actions',
+      header: t('masterdata.list.actions'),
+      enableSorting: false,
+      enableHiding: false,
+      cell: ({ row }) => {
+        const id = String(row.original.id);
+        const disabled = row.original.state === 3;
+        return (
+          <span className="tm-row-actions">
+            <Button icon="pi pi-pencil" text rounded aria-label={t('masterdata.action.edit')} data-testid="row-edit" onClick={() => navigate(`${basePath}/${encodeURIComponent(id)}`)} />
+            {disabled
+              ? <Button icon="pi pi-check-circle" text rounded aria-label={t('masterdata.action.enable')} data-testid="row-enable" disabled={busy === id} onClick={() => act(id, () => md.enable(entity, id))} />
+              : <Button icon="pi pi-ban" text rounded severity="danger" aria-label={t('masterdata.action.disable')} data-testid="row-disable" disabled={busy === id} onClick={() => act(id, () => md.disable(entity, id))} />}
+            {rowActions?.(row.original, list.reload)}
+          </span>
+        );
+      },
+    },
+  ], [specs, lang, t, basePath, busy, md, entity, rowActions, list.reload, navigate]);
+
+  const total = list.answer?.total ?? 0;
+  const table = useReactTable({
+    data: list.answer?.data ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    enableMultiSort: true,
+    rowCount: total,
+    state: { sorting: list.sorting, pagination: { pageIndex: list.pageIndex, pageSize: PAGE_SIZE }, columnVisibility: visibility },
+    onSortingChange: list.setSorting,
+    onColumnVisibilityChange: setVisibility,
+    onPaginationChange: (u) => list.setPageIndex((typeof u === 'function' ? u({ pageIndex: list.pageIndex, pageSize: PAGE_SIZE }) : u).pageIndex),
+    getRowId: (r) => String(r.id),
+  });
+
+  const filters: { label: string; value: StateFilter }[] = [
+    { label: t('masterdata.filter.active'), value: 'active' },
+    { label: t('masterdata.filter.disabled'), value: 'disabled' },
+    { label: t('masterdata.filter.all'), value: 'all' },
+  ];
+  const hideable = table.getAllLeafColumns().filter((c) => c.getCanHide());
+
+  return (
+    <div className="tm-md-list" data-testid="entity-list" data-entity={entity} aria-busy={list.loading}>
+      <div className="tm-md-toolbar">
+        <span className="p-input-icon-left">
+          <InputText value={list.search} onChange={(e) => list.setSearch(e.target.value)} placeholder={t('masterdata.list.search')} aria-label={t('masterdata.list.search')} data-testid="list-search" />
+        </span>
+        <SelectButton value={list.filter} options={filters} onChange={(e) => e.value && list.setFilter(e.value as StateFilter)} data-testid="state-filter" allowEmpty={false} />
+        <MultiSelect
+          value={hideable.filter((c) => c.getIsVisible()).map((c) => c.id)}
+          options={hideable.map((c) => ({ label: String(c.columnDef.header), value: c.id }))}
+          onChange={(e) => setVisibility(Object.fromEntries(hideable.map((c) => [c.id, (e.value as string[]).includes(c.id)])))}
+          placeholder={t('masterdata.list.columns')} aria-label={t('masterdata.list.columns')} maxSelectedLabels={0} selectedItemsLabel={t('masterdata.list.columns')} data-testid="column-picker"
+        />
+        <CsvExportButton entity={entity} query={{ q: list.q, sort: list.sorting, filter: list.filter }} columns={table.getVisibleLeafColumns().map((c) => c.id).filter((id) => id !== '_actions')} />
+        <Button label={t('masterdata.action.new')} icon="pi pi-plus" onClick={() => navigate(`${basePath}/new`)} data-testid="list-new" />
+      </div>
+      {(list.error ?? actionError) && <div className="p-message p-message-error" role="alert">{list.error ?? actionError}</div>}
+      <div className="p-datatable p-component p-datatable-sm">
+        <div className="p-datatable-wrapper">
+          <table className="p-datatable-table" role="table">
+            <thead className="p-datatable-thead">
+              {table.getHeaderGroups().map((hg) => (
+                <tr key={hg.id}>
+                  {hg.headers.map((h) => {
+                    const sorted = h.column.getIsSorted();
+                    return (
+                      <th key={h.id} className={h.column.getCanSort() ? 'p-sortable-column' : undefined} aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                        onClick={h.column.getCanSort() ? h.column.getToggleSortingHandler() : undefined} data-column={h.column.id}>
+                        {flexRender(h.column.columnDef.header, h.getContext())}
+                        {sorted && <i className={`pi ${sorted === 'asc' ? 'pi-sort-amount-up-alt' : 'pi-sort-amount-down'}`} aria-hidden="true" />}
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody className="p-datatable-tbody">
+              {table.getRowModel().rows.map((row) => (
+                <tr key={row.id} data-testid="list-row" data-id={row.id}>
+                  {row.getVisibleCells().map((cell) => <td key={cell.id} data-column={cell.column.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
+                </tr>
+              ))}
+              {!list.loading && total === 0 && <tr><td colSpan={columns.length} data-testid="list-empty">{t('masterdata.list.empty')}</td></tr>}
+            </tbody>
+          </table>
+        </div>
+        <div className="p-paginator p-component" data-testid="list-pager">
+          <Button icon="pi pi-angle-left" text aria-label={t('masterdata.list.previous')} disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()} />
+          <span data-testid="list-total">{t('masterdata.list.page', { page: list.pageIndex + 1, pages: Math.max(1, table.getPageCount()), total })}</span>
+          <Button icon="pi pi-angle-right" text aria-label={t('masterdata.list.next')} disabled={!table.getCanNextPage()} onClick={() => table.nextPage()} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import type { Rec } from './api';
+import { EntityForm } from './EntityForm';
+import { EntityList } from './EntityList';
+
+export interface EntityScreensProps {
+  entity: string;
+  /** The list's path; the form lives at `${basePath}/new` and `${basePath}/:id`. */
+  basePath: string;
+  rowActions?: (record: Rec, reload: () => void) => ReactNode;
+  /** Runs after a record is created (users: the invitation mail). */
+  afterCreate?: (record: Rec) => Promise<unknown>;
+}
+
+function FormRoute({ entity, basePath, afterCreate }: EntityScreensProps) {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const editing = id !== undefined && id !== 'new' ? id : undefined;
+  return (
+    <EntityForm
+      entity={entity}
+      id={editing}
+      onCancel={() => navigate(basePath)}
+      onSaved={(r) => { void (editing || !afterCreate ? Promise.resolve() : afterCreate(r).catch(() => undefined)).then(() => navigate(basePath)); }}
+    />
+  );
+}
+
+/** An entity's list and form under one path, as nested routes relative to the feature route. */
+export function EntityScreens(props: EntityScreensProps) {
+  return (
+    <Routes>
+      <Route index element={<EntityList entity={props.entity} basePath={props.basePath} rowActions={props.rowActions} />} />
+      <Route path=":id" element={<FormRoute {...props} />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ApiRequestError } from '../api/errors';
+import type { Rec } from './api';
+import { FieldErrorStore } from './fieldErrors';
+import { buildForm, pruneEmpty, visibleMessages, type FieldMessage } from './formSchema';
+import { useMasterData } from './useMasterData';
+
+/**
+ * One record's form state: the generated schema for create or edit, the engine's messages
+ * while typing, and the server's messages at their fields after a save. RJSF is left
+ * uncontrolled with props that never change while typing; messages go through `errors`.
+ */
+export function useEntityForm(entity: string, id: string | undefined) {
+  const { md, registry, lang } = useMasterData();
+  const purpose = id ? 'edit' : 'create';
+  const built = useMemo(() => buildForm(registry, entity, lang, purpose), [registry, entity, lang, purpose]);
+  const errors = useMemo(() => new FieldErrorStore(), []);
+  const [initial, setInitial] = useState<Rec | null>(id ? null : {});
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [messages, setMessages] = useState<FieldMessage[]>([]);
+  const [summary, setSummary] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const value = useRef<Rec>({});
+  const submitted = useRef(false);
+  const shown = useRef('[]');
+
+  useEffect(() => {
+    submitted.current = false;
+    if (!id) { setInitial({}); value.current = {}; return; }
+    let live = true;
+    setInitial(null);
+    md.get(entity, id).then((r) => { if (live) { value.current = r; setInitial(r); } }, (e: Error) => live && setLoadError(e.message));
+    return () => { live = false; };
+  }, [md, entity, id]);
+
+  const show = useCallback((next: FieldMessage[]) => {
+    errors.set(next);
+    const key = JSON.stringify(next);
+    if (key === shown.current) return; // the summary re-renders only when the messages change
+    shown.current = key;
+    setMessages(next);
+  }, [errors]);
+
+  const check = useCallback((v: Rec) => (built ? visibleMessages(built.validate(pruneEmpty(v)), submitted.current) : []), [built]);
+
+  const onChange = useCallback((v: Rec) => {
+    value.current = v;
+    show(check(v));
+  }, [check, show]);
+
+  /** Validates everything, then saves; resolves to the saved record or null. */
+  const save = useCallback(async (): Promise<Rec | null> => {
+    submitted.current = true;
+    const local = check(value.current);
+    show(local);
+    if (local.length) { setSummary(null); return null; }
+    setSaving(true);
+    try {
+      const body = pruneEmpty(value.current) as Rec;
+      const saved = id ? await md.update(entity, id, body) : await md.create(entity, body);
+      setSummary(null);
+      return saved;
+    } catch (e) {
+      const err = e as ApiRequestError;
+      show((err.details ?? []).map((d) => ({ field: d.field, message: d.message })));
+      setSummary(err.message);
+      return null;
+    } finally {
+      setSaving(false);
+    }
+  }, [check, show, id, md, entity]);
+
+  return { built, initial, loadError, messages, summary, saving, errors, onChange, save };
+}

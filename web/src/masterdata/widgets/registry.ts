@@ -1,0 +1,38 @@
+import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
+import { LocationField } from './LocationField';
+import { ReferencePicker } from './ReferencePicker';
+import { UploadField } from './UploadField';
+import {
+  CheckboxWidget, ColorWidget, DateTimeWidget, DateWidget, EmailWidget, FallbackWidget, HiddenWidget, NumberWidget,
+  PhoneWidget, SelectWidget, TextareaWidget, TextWidget,
+} from './scalar';
+import { FIELD_WIDGETS, SCALAR_WIDGETS } from './keys';
+
+/** Every widget key of the definitions, registered once: scalars as RJSF widgets… */
+export const MD_WIDGETS: RegistryWidgetsType = {
+  text: TextWidget,
+  textarea: TextareaWidget,
+  email: EmailWidget,
+  phone: PhoneWidget,
+  color: ColorWidget,
+  select: SelectWidget,
+  checkbox: CheckboxWidget,
+  date: DateWidget,
+  datetime: DateTimeWidget,
+  number: NumberWidget,
+  percent: NumberWidget,
+  hidden: HiddenWidget,
+  fallback: FallbackWidget,
+};
+
+/** …and object- or multi-typed values as RJSF fields. */
+export const MD_FIELDS: RegistryFieldsType = {
+  picker: ReferencePicker,
+  autocomplete: ReferencePicker,
+  location: LocationField,
+  upload: UploadField,
+};
+
+// The key table (./keys) and the components must agree; a drift fails at module load.
+for (const k of SCALAR_WIDGETS) if (!MD_WIDGETS[k]) throw new Error(`widget "${k}" has no component`);
+for (const k of FIELD_WIDGETS) if (!MD_FIELDS[k]) throw new Error(`field widget "${k}" has no component`);
