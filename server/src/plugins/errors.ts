@@ -44,7 +44,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance, opts: { bodyLimit: n
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const api = toApiError(err, opts.bodyLimit);
     if (api) {
-      if (api.status === 415) {
+      if (api.code === 'UNSUPPORTED_MEDIA_TYPE') {
         const type = String(request.headers['content-type'] ?? 'none').split(';')[0].slice(0, 80);
         return reply.status(415).send(new ApiError('UNSUPPORTED_MEDIA_TYPE', { type }).toBody());
       }

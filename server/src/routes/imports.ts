@@ -65,6 +65,8 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
   app.addHook('preClose', async () => { await runner.stop(); });
 
   await app.register(multipart, { limits: { fileSize: maxFileBytes, files: 1, fields: 10, fieldSize: 1000, parts: 20 } });
+  // Any other body reaches the handler unread, which answers 415 naming multipart/form-data.
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   const entities = importableEntities(reg);
 

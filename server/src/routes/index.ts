@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import type { Sessions } from '../auth/sessions';
@@ -7,6 +8,7 @@ import { authRoutes } from './auth';
 import { webRoutes } from './web';
 import { masterDataExportRoutes } from './masterdataExport';
 import { fileRoutes } from './files';
+import { importRoutes } from './imports';
 
 export interface RouteContext {
   registry: Registry;
@@ -27,6 +29,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => authRoutes(a, { registry, store, sessions, config }),
     (a) => masterDataExportRoutes(a, { registry, store }),
     (a) => fileRoutes(a, { registry, store, config }),
+    (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports') }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

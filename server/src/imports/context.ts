@@ -1,0 +1,145 @@
+/**
+ * Everything an import of one file needs to know about its entity, computed once: the compiled
+ * validator, the import keys, the other unique fields, the row builder and the way back from a
+ * field path in a message to the column it came from.
+ */
+import { createHash } from 'node:crypto';
+import {
+  collectionSpec, compileForm, fieldAt, formOf, localize, type CompiledForm, type EntityDef, type FieldDef, type Registry,
+} from '../../../engine/src/index';
+import type { MappedColumn } from './columns';
+import { defaultsFiller, rowBuilder, type RowBuilder } from './rows';
+
+/**
+ * SPEC §5: "An import query requires an entity among company, material, supply, recipe,
+ * ibc_container, company_division, country, units_of_measurement, material_package";
+ * issue 7 adds object and transformation events.
+ */
+export const IMPORTABLE_MASTER = ['company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package'] as const;
+export const IMPORTABLE_EVENTS = ['object_events', 'transformation_events'] as const;
+
+export function importableEntities(reg: Registry): string[] {
+  return [...IMPORTABLE_MASTER, ...IMPORTABLE_EVENTS].filter((e) => Object.hasOwn(reg.entities, e));
+}
+
+/** Keys every stored record carries that a file never sets, left out when comparing. */
+export const SYSTEM_KEYS = ['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'sync'] as const;
+
+export interface RecordKey {
+  /** Which import key matched (its index in keyPaths) and its value, as one string. */
+  key: string;
+  path: string;
+  value: string | number | boolean;
+}
+
+export interface ImportContext {
+  reg: Registry;
+  def: EntityDef;
+  entity: string;
+  kind: 'master' | 'event';
+  fields: FieldDef[];
+  compiled: CompiledForm;
+  /** Import keys, tried in order: the first one a record has a value for identifies it. */
+  keyPaths: string[];
+  /** Single-field unique keys besides the import keys: checked against the store before writing. */
+  uniquePaths: string[];
+  columns: readonly MappedColumn[];
+  builder: RowBuilder;
+  /** The header of the column a field path (as the engine reports it) came from. */
+  columnOf(field: string | undefined): string;
+  labelOf(path: string): string;
+  keyOf(value: unknown): RecordKey | undefined;
+  /** A compiled reader of a dotted path. */
+  getter(path: string): (value: unknown) => unknown;
+  /** Gives missing fields their defaults, in place; returns the paths it filled. */
+  fillDefaults(value: Record<string, unknown>): string[];
+}
+
+/** Reads a dotted path with its segments split once, not on every row. */
+export function pathGetter(path: string): (value: unknown) => unknown {
+  const segs = path.split('.');
+  return (value) => {
+    let v = value;
+    for (let i = 0; i < segs.length; i++) {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+      v = (v as Record<string, unknown>)[segs[i]];
+    }
+    return v;
+  };
+}
+
+const isKeyValue = (v: unknown): v is string | number | boolean =>
+  (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean';
+
+export function importContext(reg: Registry, entity: string, columns: readonly MappedColumn[], width: number): ImportContext {
+  const def = reg.entities[entity];
+  const form = formOf(reg, entity)!;
+  const kind = def.kind === 'event' && !def.importKeys?.length ? 'event' : 'master';
+  const keyPaths = kind === 'master' ? [...(def.importKeys ?? [])] : [];
+  const uniquePaths = collectionSpec(reg, entity).uniqueKeys.filter((k) => k.length === 1 && !keyPaths.includes(k[0])).map((k) => k[0]);
+
+  const byPath = new Map<string, string>();
+  for (const c of columns) {
+    const t = c.target;
+    byPath.set(t.kind === 'rowCell' ? `${t.path}.${t.index}.${t.sub}` : t.path, c.header);
+  }
+  const columnOf = (field: string | undefined): string => {
+    if (!field) return '';
+    const segs = field.split('.');
+    for (let n = segs.length; n > 0; n--) {
+      const hit = byPath.get(segs.slice(0, n).join('.'));
+      if (hit !== undefined) return hit;
+    }
+    return '';
+  };
+  const labelOf = (path: string) => {
+    const f = fieldAt(form.fields, path.split('.').filter((s) => !/^\d+$/.test(s)).join('.'));
+    return f ? localize(f.label) : path;
+  };
+  const getters = new Map<string, (value: unknown) => unknown>();
+  const getter = (path: string) => {
+    let g = getters.get(path);
+    if (!g) getters.set(path, (g = pathGetter(path)));
+    return g;
+  };
+  const keyGetters = keyPaths.map(getter);
+  const keyOf = (value: unknown): RecordKey | undefined => {
+    for (let i = 0; i < keyPaths.length; i++) {
+      const v = keyGetters[i](value);
+      if (isKeyValue(v)) return { key: `${i}\u0000${String(v)}`, path: keyPaths[i], value: v };
+    }
+    return undefined;
+  };
+  return {
+    reg, def, entity, kind, fields: form.fields, compiled: compileForm(form), keyPaths, uniquePaths, columns,
+    builder: rowBuilder(columns, width), columnOf, labelOf, keyOf, getter, fillDefaults: defaultsFiller(form.fields),
+  };
+}
+
+/** JSON with keys sorted at every level: the same event always gives the same text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * An event's id is a hash of its content (26 Crockford base32 characters, like other ids):
+ * importing the same event again finds it instead of storing it twice.
+ */
+export function eventId(entity: string, value: unknown): string {
+  const h = createHash('sha256').update(entity).update('\u0000').update(canonicalJson(value)).digest();
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    const bit = i * 5;
+    const byte = bit >> 3;
+    const word = (h[byte] << 8) | h[byte + 1];
+    out += B32[(word >> (11 - (bit & 7))) & 31];
+  }
+  return out;
+}

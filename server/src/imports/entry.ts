@@ -1,0 +1,41 @@
+/**
+ * The server as server/src/main.ts starts it, plus the import routes — for the crash test and
+ * the import bench, which need a real process, until main.ts registers importRoutes itself
+ * (the wiring is one line; see docs/imports.md). Environment as main.ts, plus
+ * IMPORT_MAX_FILE_MB (default 50) and IMPORT_MAX_ATTEMPTS (default 3).
+ */
+import { join } from 'node:path';
+import { buildApp, REDACT } from '../app';
+import { ensureAdmin, prepareStore } from '../boot';
+import { readConfig } from '../config';
+import { requireDefinitions } from '../definitions/read';
+import { openStore } from '../store/index';
+import { Sessions } from '../auth/sessions';
+import { authRoutes } from '../routes/auth';
+import { importRoutes } from '../routes/imports';
+
+const config = readConfig(process.env);
+const registry = requireDefinitions(config.root);
+const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri });
+await prepareStore(registry, store);
+await ensureAdmin(registry, store, config.adminEmail, config.adminPassword);
+const sessions = new Sessions(registry, store);
+const maxFileMb = Number(process.env.IMPORT_MAX_FILE_MB || 50);
+const app = await buildApp({
+  registry,
+  store,
+  authenticator: sessions,
+  bodyLimit: config.bodyLimit,
+  logger: { level: config.logLevel, redact: REDACT },
+  plugins: [
+    (a) => authRoutes(a, { registry, store, sessions }),
+    (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports'), maxFileBytes: maxFileMb * 1024 * 1024, maxAttempts: process.env.IMPORT_MAX_ATTEMPTS ? Number(process.env.IMPORT_MAX_ATTEMPTS) : undefined }),
+  ],
+});
+const url = await app.listen({ port: config.port, host: config.host });
+console.log(`listening on ${url}`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => store.close()).then(() => process.exit(0));
+  });
+}

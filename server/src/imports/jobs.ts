@@ -1,0 +1,219 @@
+/**
+ * The records an import leaves in the store: the job itself, its rejected rows (one document
+ * per batch of rows, so a file of a million bad rows is a thousand writes, not a million) and
+ * the undo log that lets a half-applied job be rolled back.
+ */
+import { formatError, type ErrorCode } from '../../../engine/src/index';
+import type { CollectionSpec, Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import type { FileFormat } from './source';
+
+export const JOBS = 'import_job';
+export const ERROR_BATCHES = 'import_error';
+export const UNDO = 'import_undo';
+
+export const IMPORT_COLLECTIONS: CollectionSpec[] = [
+  { name: JOBS, uniqueKeys: [], indexes: ['createdAt', 'status', 'entity'] },
+  { name: ERROR_BATCHES, uniqueKeys: [], indexes: ['job', 'last'] },
+  { name: UNDO, uniqueKeys: [], indexes: ['job'] },
+];
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'rolled_back';
+export type JobPhase = 'queued' | 'validating' | 'applying' | 'rolling_back' | 'done';
+export type ImportMode = 'all-or-nothing' | 'valid-only';
+
+export interface Counts {
+  insert: number;
+  update: number;
+  unchanged: number;
+  reject: number;
+}
+
+export const zeroCounts = (): Counts => ({ insert: 0, update: 0, unchanged: 0, reject: 0 });
+
+export interface JobMessage {
+  severity: 'error' | 'warn';
+  code: string;
+  message: string;
+  params?: Record<string, JsonValue>;
+}
+
+export function jobMessage(severity: 'error' | 'warn', code: ErrorCode, params: Record<string, JsonValue> = {}): JobMessage {
+  return { severity, code, message: formatError(code, params), params };
+}
+
+export interface Job {
+  id: string;
+  entity: string;
+  kind: 'master' | 'event';
+  fileName: string;
+  fileBytes: number;
+  format: FileFormat;
+  dryRun: boolean;
+  mode: ImportMode;
+  status: JobStatus;
+  phase: JobPhase;
+  createdAt: string;
+  createdBy: { userId: string; email: string; displayName: string };
+  startedAt?: string;
+  finishedAt?: string;
+  /** Data rows of the file; an estimate (from the bytes read so far) until validation ends. */
+  rowsTotal: number;
+  rowsExact: boolean;
+  /** Rows validated, and staged rows written (commit only). */
+  rowsValidated: number;
+  rowsApplied: number;
+  /** Rows that passed validation (staged for writing). */
+  rowsValid: number;
+  /** Dry run: what a commit would do now. Commit: what was done (rejects include rows refused while writing). */
+  counts: Counts;
+  /** The file's header row as read at upload: the column mapping is rebuilt from it. */
+  header: string[];
+  columns: { header: string; path: string }[];
+  messages: JobMessage[];
+  /** Why the job failed or was rolled back. */
+  error?: JobMessage;
+  /** How many times a server started working on it (a crash loop ends in a rollback). */
+  attempts: number;
+  errorBatches: number;
+  errorRows: number;
+}
+
+export interface RowMessage {
+  column: string;
+  field?: string;
+  code: string;
+  message: string;
+  params?: Record<string, unknown>;
+}
+
+export interface RejectedRow {
+  row: number;
+  messages: RowMessage[];
+}
+
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
+/** Ids sort in writing order, so "every document of this job, in order" is a range of ids. */
+export const errorBatchId = (job: string, seq: number) => `${job}.e${pad(seq, 7)}`;
+export const undoId = (job: string, line: number) => `${job}.u${pad(line, 10)}`;
+
+export function toJob(doc: StoredDoc): Job {
+  return doc as unknown as Job;
+}
+
+export async function getJob(store: Store, id: string): Promise<Job | null> {
+  const doc = await store.get(JOBS, id);
+  return doc ? toJob(doc) : null;
+}
+
+export async function patchJob(store: Store, id: string, set: Partial<Job>): Promise<void> {
+  await store.patch(JOBS, id, set as unknown as Record<string, JsonValue | undefined>);
+}
+
+/** Appends rejected rows as one document; `first` and `last` let a page of errors find its documents. */
+export async function saveRejected(store: Store, job: Job, rows: RejectedRow[], phase: 'validate' | 'apply'): Promise<void> {
+  if (rows.length === 0) return;
+  const seq = job.errorBatches;
+  const doc: Doc = {
+    id: errorBatchId(job.id, seq),
+    job: job.id,
+    seq,
+    phase,
+    first: job.errorRows,
+    last: job.errorRows + rows.length - 1,
+    // Through JSON: drops undefined fields and anything else a store document cannot hold.
+    rows: JSON.parse(JSON.stringify(rows)) as JsonValue,
+  };
+  // Without transactions a crash may have left this document behind its checkpoint: replaced.
+  if (!store.capabilities.transactions) await store.delete(ERROR_BATCHES, doc.id as string);
+  await store.insert(ERROR_BATCHES, doc);
+  job.errorBatches = seq + 1;
+  job.errorRows += rows.length;
+}
+
+/** Rejected rows by position (0-based, in the order they were found). */
+export async function rejectedPage(store: Store, jobId: string, skip: number, limit: number): Promise<RejectedRow[]> {
+  if (limit <= 0) return [];
+  const docs = await store.find(ERROR_BATCHES, {
+    filter: { job: jobId, last: { $gte: skip }, first: { $lt: skip + limit } },
+    sort: { first: 1 },
+  });
+  const out: RejectedRow[] = [];
+  for (const d of docs) {
+    const rows = d.rows as unknown as RejectedRow[];
+    const first = d.first as number;
+    for (let i = Math.max(0, skip - first); i < rows.length && out.length < limit; i++) out.push(rows[i]);
+  }
+  return out;
+}
+
+/** Every rejected row of a phase in row order, one batch document at a time. */
+export async function* rejectedRows(store: Store, jobId: string, phase: 'validate' | 'apply'): AsyncGenerator<RejectedRow> {
+  let seq = 0;
+  for (;;) {
+    const docs = await store.find(ERROR_BATCHES, { filter: { job: jobId, phase, seq: { $gte: seq } }, sort: { seq: 1 }, limit: 20 });
+    if (docs.length === 0) return;
+    for (const d of docs) {
+      for (const r of d.rows as unknown as RejectedRow[]) yield r;
+      seq = (d.seq as number) + 1;
+    }
+  }
+}
+
+/** Deletes a job's documents of one collection (by id range: every id starts with the job's). */
+export async function deleteJobDocs(store: Store, coll: string, jobId: string): Promise<void> {
+  for (;;) {
+    const docs = await store.find(coll, { filter: { job: jobId }, projection: { id: 1 }, limit: 200 });
+    if (docs.length === 0) return;
+    await inTransaction(store, async (tx) => {
+      for (const d of docs) await tx.delete(coll, d.id);
+    });
+  }
+}
+
+/** Runs fn in a transaction where the store has them; otherwise directly (callers order writes to stay safe). */
+export function inTransaction<T>(store: Store, fn: (tx: Store) => Promise<T>): Promise<T> {
+  return store.capabilities.transactions ? store.transaction(fn) : fn(store);
+}
+
+/** What the API shows of a job. */
+export function presentJob(job: Job): Record<string, unknown> {
+  const phaseDone = job.phase === 'applying' ? job.rowsApplied : job.rowsValidated;
+  const phaseTotal = job.phase === 'applying' ? job.rowsValid : job.rowsTotal;
+  const finished = job.status !== 'queued' && job.status !== 'running';
+  // One bar for the whole job: validation is the first 40% of a commit, writing the rest.
+  const share = phaseTotal > 0 ? Math.min(1, phaseDone / phaseTotal) : 1;
+  let percent = 0;
+  if (finished) percent = 100;
+  else if (job.phase === 'validating') percent = job.dryRun ? share * 100 : share * 40;
+  else if (job.phase === 'applying') percent = 40 + share * 60;
+  else if (job.phase === 'rolling_back') percent = 100;
+  return {
+    id: job.id,
+    entity: job.entity,
+    kind: job.kind,
+    fileName: job.fileName,
+    fileBytes: job.fileBytes,
+    encoding: job.format.encoding,
+    dryRun: job.dryRun,
+    mode: job.mode,
+    status: job.status,
+    phase: job.phase,
+    createdAt: job.createdAt,
+    createdBy: job.createdBy,
+    startedAt: job.startedAt ?? null,
+    finishedAt: job.finishedAt ?? null,
+    progress: {
+      phase: job.phase,
+      rowsDone: finished ? job.rowsTotal : phaseDone,
+      rowsTotal: job.rowsTotal,
+      exact: job.rowsExact,
+      percent: Math.round(percent * 10) / 10,
+    },
+    rows: { total: job.rowsTotal, validated: job.rowsValidated, valid: job.rowsValid, applied: job.rowsApplied },
+    counts: job.counts,
+    columns: job.columns,
+    messages: job.messages,
+    error: job.error ?? null,
+    errorFile: `/api/imports/${job.id}/errors.csv`,
+  };
+}

@@ -1,0 +1,262 @@
+/**
+ * The import worker: one job at a time, in the order they were created, each going
+ *   queued → running (validating → applying) → succeeded | failed | rolled_back.
+ * Every step leaves its progress in the job record, so a server that stops (gracefully or
+ * with kill -9) picks its jobs up again at start: validation starts over (it wrote nothing),
+ * writing resumes after its last checkpoint, a rollback carries on. A job the server keeps
+ * dying on is rolled back after `maxAttempts` starts instead of looping for ever.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Registry } from '../../../engine/src/index';
+import type { Store } from '../store/types';
+import { applyChunk, ApplyRejected, undoFrom } from './apply';
+import { BatchChecker, type RowInput } from './check';
+import { columnCatalogue, mapHeader } from './columns';
+import { importContext, type ImportContext } from './context';
+import {
+  deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejected, UNDO, zeroCounts, type Job, type JobMessage,
+} from './jobs';
+import { planBatch } from './plan';
+import { EncodingError, readRecords, TooLargeError } from './source';
+import { readStage, StageWriter } from './stage';
+
+export interface RunnerOptions {
+  /** Where uploads and staging files live (DATA_DIR/imports). */
+  dir: string;
+  /** Largest decompressed content read from a (gzip) upload. */
+  maxContentBytes: number;
+  /** Rows validated per batch, and staged rows written per transaction. */
+  validateBatch?: number;
+  applyBatch?: number;
+  maxAttempts?: number;
+  log?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+}
+
+/** Thrown between batches when the server is stopping: the job stays as it is, to be resumed. */
+class Stopping extends Error {}
+
+export class ImportRunner {
+  private readonly queue: string[] = [];
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private readonly validateBatch: number;
+  private readonly applyBatch: number;
+  private readonly maxAttempts: number;
+
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly opts: RunnerOptions) {
+    this.validateBatch = opts.validateBatch ?? 500;
+    this.applyBatch = opts.applyBatch ?? 1000;
+    this.maxAttempts = opts.maxAttempts ?? 3;
+  }
+
+  uploadPath(id: string): string {
+    return join(this.opts.dir, `${id}.upload`);
+  }
+
+  private stagePath(id: string): string {
+    return join(this.opts.dir, `${id}.stage.ndjson`);
+  }
+
+  /** Queues the jobs a previous run of the server left unfinished, oldest first. */
+  async recover(): Promise<void> {
+    const open = await this.store.find(JOBS, { filter: { status: { $in: ['queued', 'running'] } }, sort: { createdAt: 1 }, projection: { id: 1 } });
+    for (const j of open) this.enqueue(j.id);
+  }
+
+  enqueue(id: string): void {
+    if (this.stopping || this.queue.includes(id)) return;
+    this.queue.push(id);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.loop || this.stopping) return;
+    // A job queued while the loop was winding down would otherwise wait for the next upload.
+    this.loop = this.drain().finally(() => {
+      this.loop = null;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  /** Lets the running batch finish; the job is resumed by the next start. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.loop;
+  }
+
+  /** Resolves once the queue is empty (tests and the bench wait on it). */
+  async idle(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopping) {
+      const id = this.queue.shift()!;
+      try {
+        await this.run(id);
+      } catch (e) {
+        if (e instanceof Stopping) return;
+        this.opts.log?.error({ err: e, job: id }, 'import job failed');
+        // Validation wrote nothing, so failing is the whole clean-up. Writing or rolling back
+        // stays as it is: the undo log is intact and the next start carries on.
+        const job = await getJob(this.store, id).catch(() => null);
+        if (job && (job.phase === 'applying' || job.phase === 'rolling_back')) continue;
+        await this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason: String((e as Error).message ?? e).slice(0, 300) })).catch(() => undefined);
+      }
+    }
+  }
+
+  private async run(id: string): Promise<void> {
+    const job = await getJob(this.store, id);
+    if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+    job.attempts = (job.attempts ?? 0) + 1;
+    if (job.status === 'running' && job.attempts > this.maxAttempts) {
+      const reason = jobMessage('error', 'IMPORT_INTERRUPTED', { count: job.attempts - 1 }).message;
+      if (job.phase === 'applying' || job.phase === 'rolling_back') return this.rollback(job, reason);
+      await rm(this.stagePath(id), { force: true });
+      return this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason }));
+    }
+    job.phase = job.phase === 'queued' ? 'validating' : job.phase;
+    job.status = 'running';
+    job.startedAt ??= new Date().toISOString();
+    await patchJob(this.store, id, { status: job.status, phase: job.phase, attempts: job.attempts, startedAt: job.startedAt });
+    if (job.phase === 'rolling_back') return this.rollback(job, String(job.error?.params?.reason ?? ''));
+    const ctx = this.contextOf(job);
+    if (job.phase === 'validating') {
+      const ok = await this.validate(job, ctx);
+      if (!ok) return;
+    }
+    await this.apply(job, ctx);
+  }
+
+  /** From the header kept with the job, so writing and rolling back never need the upload. */
+  private contextOf(job: Job): ImportContext {
+    const mapping = mapHeader(columnCatalogue(this.reg, job.entity), job.header);
+    return importContext(this.reg, job.entity, mapping.columns, job.header.length);
+  }
+
+  /** Validates the whole file; true when the job goes on to writing. */
+  private async validate(job: Job, ctx: ImportContext): Promise<boolean> {
+    try {
+      await this.validateOnce(job, ctx);
+    } catch (e) {
+      if (!(e instanceof EncodingError) || job.format.encoding !== 'utf-8') throw this.fileProblem(job, e);
+      // Not UTF-8 after all (the start was plain ASCII): read it again as Windows-1252.
+      job.format = { ...job.format, encoding: 'windows-1252' };
+      job.messages = [...job.messages, jobMessage('warn', 'IMPORT_ENCODING', { encoding: 'Windows-1252 (Latin-1)' })];
+      await patchJob(this.store, job.id, { format: job.format, messages: job.messages });
+      await this.validateOnce(job, ctx).catch((e2: unknown) => { throw this.fileProblem(job, e2); });
+    }
+    if (job.dryRun) {
+      await this.finish(job.id, 'succeeded');
+      return false;
+    }
+    if (job.counts.reject > 0 && job.mode === 'all-or-nothing') {
+      await rm(this.stagePath(job.id), { force: true });
+      await this.finish(job.id, 'failed', jobMessage('error', 'IMPORT_REJECTED', { count: job.counts.reject }));
+      return false;
+    }
+    job.phase = 'applying';
+    job.rowsApplied = 0;
+    await patchJob(this.store, job.id, { phase: 'applying', rowsApplied: 0 });
+    return true;
+  }
+
+  private fileProblem(job: Job, e: unknown): Error {
+    if (e instanceof TooLargeError) return new Error(`the file holds more than ${Math.round(e.limit / (1024 * 1024))} MB of data`);
+    if (e instanceof Stopping) return e;
+    return e as Error;
+  }
+
+  private async validateOnce(job: Job, ctx: ImportContext): Promise<void> {
+    await deleteJobDocs(this.store, ERROR_BATCHES, job.id);
+    Object.assign(job, { counts: zeroCounts(), rowsValidated: 0, rowsValid: 0, rowsTotal: 0, rowsExact: false, errorBatches: 0, errorRows: 0 });
+    const checker = new BatchChecker(ctx, this.store);
+    const stage = job.dryRun ? undefined : await StageWriter.create(this.stagePath(job.id));
+    const progress = { bytes: 0 };
+    let record = 0;
+    let batch: RowInput[] = [];
+    const flush = async () => {
+      const { staged, rejected } = await checker.check(batch);
+      await stage?.append(staged);
+      job.rowsValid += staged.length;
+      let all = rejected;
+      if (job.dryRun) {
+        const plan = await planBatch(this.store, ctx, staged, job.createdBy.userId, new Date().toISOString(), true);
+        job.counts.insert += plan.inserts.length;
+        job.counts.update += plan.updates.length;
+        job.counts.unchanged += plan.unchanged;
+        job.rowsValid -= plan.rejected.length;
+        all = [...rejected, ...plan.rejected].sort((a, b) => a.row - b.row);
+      }
+      job.counts.reject += all.length;
+      await saveRejected(this.store, job, all, 'validate');
+      job.rowsValidated += batch.length;
+      // Until the end the total is an estimate: rows so far scaled by the bytes still to read.
+      job.rowsTotal = Math.max(job.rowsValidated, Math.round(job.rowsValidated * (job.fileBytes / Math.max(progress.bytes, 1))));
+      batch = [];
+      await this.saveProgress(job);
+    };
+    try {
+      for await (const chunk of readRecords(this.uploadPath(job.id), job.format, this.opts.maxContentBytes, progress)) {
+        for (let i = 0; i < chunk.rows.length; i++) {
+          const cells = chunk.rows[i];
+          record++;
+          if (record === 1 || BatchChecker.isBlank(cells)) continue; // the header; blank lines
+          batch.push({ row: record, cells, broken: chunk.broken.get(i) });
+        }
+        if (batch.length >= this.validateBatch) await flush();
+      }
+      if (batch.length > 0) await flush();
+      await stage?.close();
+    } catch (e) {
+      await stage?.discard(this.stagePath(job.id));
+      throw e;
+    }
+    job.rowsTotal = job.rowsValidated;
+    job.rowsExact = true;
+    await this.saveProgress(job);
+  }
+
+  private async saveProgress(job: Job): Promise<void> {
+    await patchJob(this.store, job.id, {
+      counts: job.counts, rowsValidated: job.rowsValidated, rowsValid: job.rowsValid, rowsTotal: job.rowsTotal, rowsExact: job.rowsExact,
+      errorBatches: job.errorBatches, errorRows: job.errorRows,
+    });
+    if (this.stopping) throw new Stopping();
+  }
+
+  private async apply(job: Job, ctx: ImportContext): Promise<void> {
+    try {
+      // A chunk a crash interrupted (possible only without transactions) is undone first.
+      await undoFrom(this.store, job.id, job.rowsApplied);
+      for await (const { first, rows } of readStage(this.stagePath(job.id), job.rowsApplied, this.applyBatch)) {
+        await applyChunk(this.store, ctx, job, rows, first, job.mode);
+        if (this.stopping) throw new Stopping();
+      }
+    } catch (e) {
+      if (e instanceof Stopping) throw e;
+      const reason = e instanceof ApplyRejected ? `row ${e.rows[0].row}: ${e.message}` : String((e as Error).message ?? e);
+      if (!(e instanceof ApplyRejected)) this.opts.log?.error({ err: e, job: job.id }, 'import write failed; rolling back');
+      return this.rollback(job, reason.slice(0, 300));
+    }
+    await deleteJobDocs(this.store, UNDO, job.id);
+    await rm(this.stagePath(job.id), { force: true });
+    await this.finish(job.id, 'succeeded');
+  }
+
+  private async rollback(job: Job, reason: string): Promise<void> {
+    const error = jobMessage('error', 'IMPORT_ROLLED_BACK', { reason });
+    await patchJob(this.store, job.id, { phase: 'rolling_back', error });
+    await undoFrom(this.store, job.id, 0);
+    await rm(this.stagePath(job.id), { force: true });
+    const counts = { ...job.counts, insert: 0, update: 0 };
+    await patchJob(this.store, job.id, { counts });
+    await this.finish(job.id, 'rolled_back', error);
+  }
+
+  private async finish(id: string, status: Job['status'], error?: JobMessage): Promise<void> {
+    await patchJob(this.store, id, { status, phase: 'done', finishedAt: new Date().toISOString(), ...(error ? { error } : {}) });
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The CSV template of an entity: one header per importable column (enabled extensions
+ * included; lists of rows as indexed columns `path.1.sub`) and one example row showing the
+ * shape of each value. References show a placeholder naming what to put there.
+ */
+import { localize, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
+import { columnCatalogue } from './columns';
+import { csvLine } from './errorFile';
+
+export interface TemplateOptions {
+  /** Field ids (default, stable for integrators) or label chains in a language. */
+  headers?: 'ids' | 'labels';
+  lang?: Lang;
+}
+
+function example(reg: Registry, f: FieldDef, lang: Lang): string {
+  if (f.options?.length) return String((f.options.find((o) => !o.disabled) ?? f.options[0]).value);
+  switch (f.type) {
+    case 'boolean': return 'yes';
+    case 'integer': return String(f.min ?? 1);
+    case 'number': return f.fractionDigits !== undefined ? (12.5).toFixed(f.fractionDigits) : '12.5';
+    case 'date': return '2025-03-31';
+    case 'datetime': return '2025-03-31T14:30:00Z';
+    case 'reference': {
+      const target = reg.entities[f.ref!];
+      const key = target?.importKeys?.[0] ?? 'id';
+      return `<${f.ref} ${key}>`;
+    }
+    default:
+      if (f.widget === 'email' || /email/i.test(f.id)) return 'name@example.com';
+      return `${localize(f.label, lang)} 1`;
+  }
+}
+
+function exampleOf(reg: Registry, f: FieldDef, lang: Lang): string {
+  if (!f.multiple || f.type === 'reference') return example(reg, f, lang);
+  const one = example(reg, f, lang);
+  return f.options?.length || f.type !== 'string' ? one : `${one}, ${localize(f.label, lang)} 2`;
+}
+
+export function templateCsv(reg: Registry, entity: string, options: TemplateOptions = {}): string {
+  const lang = options.lang ?? 'en';
+  const byLabel = options.headers === 'labels';
+  const l = lang === 'es' ? 'es' : 'en';
+  const header: string[] = [];
+  const row: string[] = [];
+  for (const slot of columnCatalogue(reg, entity).slots) {
+    if (slot.kind === 'value') {
+      header.push(byLabel ? slot.chain[l] : slot.path);
+      row.push(exampleOf(reg, slot.field, lang));
+      continue;
+    }
+    for (const sub of slot.subs ?? []) {
+      header.push(byLabel ? `${slot.chain[l]} 1 > ${sub.chain[l]}` : `${slot.path}.1.${sub.sub}`);
+      row.push(exampleOf(reg, sub.field, lang));
+    }
+  }
+  return `\ufeff${csvLine(header, ',')}${csvLine(row, ',')}`;
+}
