@@ -20,10 +20,10 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the real server (server/src/main.ts) in a child process and waits until it listens. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/** Starts the real server (server/src/main.ts, or another entry) in a child process and waits until it listens. */
+export async function spawnServer(env: Record<string, string>, options: { script?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'server/src/main.ts'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -32,9 +32,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   child.stderr!.on('data', (d) => { out += d; });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (!out.includes('listening on')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early:\n${out}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }

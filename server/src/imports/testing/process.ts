@@ -1,25 +1,8 @@
-import { spawn } from 'node:child_process';
-import { freePort, type ServerProcess } from '../../testing/process';
+import { spawnServer, type ServerProcess } from '../../testing/process';
 
-/** As spawnServer (server/src/testing/process.ts), but runs the entry with the import routes. */
-export async function spawnImportServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/imports/entry.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('listening on')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url, child, output: () => out, exited };
+/** The server with the import routes and their test settings (IMPORT_MAX_ATTEMPTS…), from entry.ts. */
+export function spawnImportServer(env: Record<string, string>): Promise<ServerProcess> {
+  return spawnServer(env, { script: 'server/src/imports/entry.ts', timeoutMs: 60_000 });
 }
 
 /** Client helpers over fetch for a server process. */
