@@ -3,32 +3,15 @@
  * server on its embedded store, seeds demo data into an empty store, and prints the URL and
  * the demo sign-ins.
  */
-import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from '../server/src/config';
 import { start } from '../server/src/main';
 import { DEMO_PASSWORD, seedDemo, type DemoUser } from './seed/seed';
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
+import { ensureWebBuild } from './lib/webBuild';
 
 const root = process.cwd();
-const viteConfig = join(root, 'web', 'vite.config.ts');
-if (existsSync(viteConfig)) {
-  const dist = join(root, 'web', 'dist', 'index.html');
-  if (!existsSync(dist) || statSync(dist).mtimeMs < Math.max(newest(join(root, 'web', 'src')), newest(join(root, 'engine', 'src')))) {
-    console.log('building the web app…');
-    execSync('npx vite build --config web/vite.config.ts --logLevel warn', { stdio: 'inherit' });
-  }
-}
+if (existsSync(join(root, 'web', 'vite.config.ts'))) ensureWebBuild(root);
 
 const config = readConfig();
 let users: DemoUser[] = [];
