@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { InputText } from 'primereact/inputtext';
 import { Button } from 'primereact/button';
 import { useServices } from '../app/services';
-import { errorText } from '../api/errorText';
 import { local } from '../app/storage';
 import { AuthLayout } from '../components/AuthLayout';
+import { ErrorArea, InlineSuccess, useAuthSubmit } from '../components/AuthForm';
 
 /** Asks for a reset link by e-mail; the answer never says whether the account exists. */
 export default function RequestPasswordReset() {
@@ -14,38 +14,26 @@ export default function RequestPasswordReset() {
   const { api, keys } = useServices();
   const [email, setEmail] = useState(() => local.get(keys.lastEmail) ?? '');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAuthSubmit();
   const id = useId();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const value = email.trim();
     if (!value || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api.post('/api/auth/request-password-reset', { email: value });
       setSentTo(value);
-    } catch (err) {
-      setError(errorText(err, t));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <AuthLayout>
       <h1 className="tm-auth__title">{t('requestPasswordReset.title')}</h1>
       <p className="tm-auth__subtitle">{t('requestPasswordReset.prompt')}</p>
-      <div className="tm-error-area" role="alert" aria-live="assertive">
-        {error && <div className="tm-inline-error"><i className="pi pi-exclamation-circle" aria-hidden="true" /><span>{error}</span></div>}
-      </div>
+      <ErrorArea error={error} />
       {sentTo ? (
-        <div className="tm-inline-success" role="status" data-testid="reset-sent">
-          <i className="pi pi-envelope" aria-hidden="true" />
-          <span>{t('requestPasswordReset.sent', { email: sentTo })}</span>
-        </div>
+        <InlineSuccess icon="pi-envelope" testId="reset-sent">{t('requestPasswordReset.sent', { email: sentTo })}</InlineSuccess>
       ) : (
         <form className="tm-form" onSubmit={submit} noValidate>
           <div className="tm-field">

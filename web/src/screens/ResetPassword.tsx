@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { InputText } from 'primereact/inputtext';
 import { Button } from 'primereact/button';
 import { useServices } from '../app/services';
-import { errorText } from '../api/errorText';
 import { AuthLayout } from '../components/AuthLayout';
+import { ErrorArea, InlineSuccess, useAuthSubmit } from '../components/AuthForm';
 import { PasswordStrength } from '../components/PasswordStrength';
 
 /** Sets a new password with the token of the mailed link (`/resetPassword?token=…`). */
@@ -16,9 +16,8 @@ export default function ResetPassword() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(token ? null : t('resetPassword.invalidLink'));
+  const { error, busy, run } = useAuthSubmit(token ? null : t('resetPassword.invalidLink'));
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
   const id = useId();
   const mismatch = confirm !== '' && confirm !== password;
   const canSubmit = Boolean(token) && password !== '' && password === confirm && !busy;
@@ -26,29 +25,18 @@ export default function ResetPassword() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!canSubmit) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api.post('/api/auth/reset-password', { token, password });
       setDone(true);
-    } catch (err) {
-      setError(errorText(err, t));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <AuthLayout>
       <h1 className="tm-auth__title">{t('resetPassword.title')}</h1>
-      <div className="tm-error-area" role="alert" aria-live="assertive">
-        {error && <div className="tm-inline-error"><i className="pi pi-exclamation-circle" aria-hidden="true" /><span>{error}</span></div>}
-      </div>
+      <ErrorArea error={error} />
       {done ? (
-        <div className="tm-inline-success" role="status" data-testid="reset-done">
-          <i className="pi pi-check-circle" aria-hidden="true" />
-          <span>{t('resetPassword.done')}</span>
-        </div>
+        <InlineSuccess icon="pi-check-circle" testId="reset-done">{t('resetPassword.done')}</InlineSuccess>
       ) : (
         <form className="tm-form" onSubmit={submit} noValidate>
           <div className="tm-field">
