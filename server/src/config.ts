@@ -6,6 +6,8 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   mongodbUri?: string;
+  /** SEARCH_READERS: embedded store threads that run searches off the event loop (0: none). */
+  searchReaders: number;
   root: string;
   bodyLimit: number;
   logLevel: string;
@@ -142,6 +144,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
     mongodbUri: env.MONGODB_URI || undefined,
+    searchReaders: int(env.SEARCH_READERS, 1, 'SEARCH_READERS'),
     root: resolve(env.APP_ROOT || '.'),
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     logLevel: env.LOG_LEVEL || 'info',

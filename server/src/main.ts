@@ -19,7 +19,7 @@ export interface StartOptions {
 export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<{ url: string; stop: () => Promise<void> }> {
   const config = readConfig(env);
   const registry = requireDefinitions(config.root);
-  const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri });
+  const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, searchReaders: config.searchReaders });
   await prepareStore(registry, store);
   await ensureAdmin(registry, store, config.adminEmail, config.adminPassword);
   await options.beforeListen?.({ registry, store });

@@ -42,6 +42,39 @@ export function searchContract(ctx: ContractContext): void {
       expect(await found('campo')).toEqual([]);
     });
 
+    it('answers a repeated search anew after every kind of write', async () => {
+      const c = ctx.fresh('research');
+      const s = () => ctx.store();
+      await s().ensureCollection({ name: c, uniqueKeys: [['code']], indexes: ['name'], searchPaths: ['name'] });
+      const names = async () => (await s().find(c, { search: 'lote', sort: { name: 1 } })).map((d) => d.name);
+      const total = () => s().count(c, {}, { search: 'lote' });
+      expect(await names()).toEqual([]);
+      const a = await s().insert(c, { code: 'a', name: 'Lote A' });
+      expect([await names(), await total()]).toEqual([['Lote A'], 1]);
+      await s().insertMany(c, [{ code: 'b', name: 'Lote B' }, { code: 'c', name: 'Otro C' }]);
+      expect([await names(), await total()]).toEqual([['Lote A', 'Lote B'], 2]);
+      await s().update(c, a.id, { code: 'a', name: 'Lote Z' });
+      expect(await names()).toEqual(['Lote B', 'Lote Z']);
+      await s().patch(c, a.id, { name: 'Partida Z' });
+      expect([await names(), await total()]).toEqual([['Lote B'], 1]);
+      await s().upsertMany(c, ['code'], [{ code: 'c', name: 'Lote C' }, { code: 'd', name: 'Lote D' }]);
+      expect([await names(), await total()]).toEqual([['Lote B', 'Lote C', 'Lote D'], 3]);
+      const [b] = await s().find(c, { filter: { code: 'b' } });
+      await s().delete(c, b.id);
+      expect([await names(), await total()]).toEqual([['Lote C', 'Lote D'], 2]);
+      // Pages of one search and its count agree.
+      expect((await s().find(c, { search: 'lote', sort: { name: 1 }, skip: 1, limit: 1 })).map((d) => d.name)).toEqual(['Lote D']);
+      if (!s().capabilities.transactions) return;
+      await s().transaction(async (tx) => { await tx.insert(c, { code: 'e', name: 'Lote E' }); });
+      expect(await names()).toEqual(['Lote C', 'Lote D', 'Lote E']);
+      await expect(s().transaction(async (tx) => {
+        await tx.insert(c, { code: 'f', name: 'Lote F' });
+        expect((await tx.find(c, { search: 'lote', sort: { name: 1 } })).map((d) => d.name)).toEqual(['Lote C', 'Lote D', 'Lote E', 'Lote F']);
+        throw new Error('roll back');
+      })).rejects.toThrow('roll back');
+      expect([await names(), await total()]).toEqual([['Lote C', 'Lote D', 'Lote E'], 3]);
+    });
+
     it('refuses a search on a collection without search paths', async () => {
       const plain = ctx.fresh('plain');
       await ctx.store().ensureCollection({ name: plain, uniqueKeys: [], indexes: [] });

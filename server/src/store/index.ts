@@ -13,9 +13,11 @@ export interface OpenStoreOptions {
   mongodbUri?: string;
   /** Embedded only: FULL makes commits survive power loss, not just process crashes. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Embedded only: threads that run searches off the event loop (see SqliteStoreOptions). */
+  searchReaders?: number;
 }
 
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   if (options.mongodbUri) return MongoStore.connect({ uri: options.mongodbUri });
-  return new SqliteStore({ dataDir: options.dataDir ?? './data', synchronous: options.synchronous });
+  return new SqliteStore({ dataDir: options.dataDir ?? './data', synchronous: options.synchronous, searchReaders: options.searchReaders });
 }

@@ -16,6 +16,8 @@ import {
 } from './types.js';
 import { ensureSearch, hasSearch, searchCondition } from './sqlite-search.js';
 import { PagePlanner } from './sqlite-plan.js';
+import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
+import { GroupCommit } from './sqlite-group-commit.js';
 import { SqliteTxView } from './sqlite-tx.js';
 import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
@@ -30,6 +32,11 @@ export interface SqliteStoreOptions {
    * autocommitted write.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Worker threads that run searches (FTS5 queries) off the event loop, each with a read-only
+   * connection. Default 0: searches run on the calling thread.
+   */
+  searchReaders?: number;
 }
 
 interface Coll {
@@ -52,6 +59,8 @@ export class SqliteStore implements Store {
   private readonly colls = new Map<string, Coll>();
   private readonly stmts = new Map<string, Database.Statement>();
   private readonly planner: PagePlanner;
+  private readonly searchReads: SearchReads;
+  private readonly group: GroupCommit;
   private closed = false;
   /** Set while transaction() runs: everything else waits, since all share one connection. */
   private txDone: Promise<void> | null = null;
@@ -68,6 +77,8 @@ export class SqliteStore implements Store {
     this.db.pragma('cache_size = -32768');
     registerFunctions(this.db);
     this.planner = new PagePlanner(this.db);
+    this.searchReads = new SearchReads(this.db, (sql) => this.stmt(sql), (f) => this.run(f), { file: this.file, readers: options.searchReaders ?? 0 });
+    this.group = new GroupCommit(this.db, (f) => this.run(f));
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
   }
 
@@ -127,6 +138,7 @@ export class SqliteStore implements Store {
     for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
     try {
       this.ensureTx(spec, paths);
+      if ((spec.searchPaths ?? []).length > 0) this.searchReads.compactor.schedule(spec.name);
     } catch (e) {
       this.colls.delete(spec.name); // the rollback undid columns the cached state already lists
       throw e;
@@ -224,6 +236,9 @@ export class SqliteStore implements Store {
     validateFilter(o.filter ?? {});
     const c = this.coll(name, false);
     if (!c || o.limit === 0) return [];
+    const plan = this.searchPlan(c, o);
+    const page = plan && this.searchReads.pageSync(c, plan, o);
+    if (page) return project(page, o.projection);
     // With a search the FTS index narrows first; the planner only weighs filter indexes.
     const filter = o.search ? compileFilter(c.env, o.filter) : this.planner.where(c, o.filter, o.sort, o.limit === undefined ? undefined : o.limit + (o.skip ?? 0));
     const w = this.withSearch(c, filter, o.search);
@@ -241,12 +256,18 @@ export class SqliteStore implements Store {
     return { sql: `(${w.sql}) AND ${s.sql}`, params: [...w.params, s.param] };
   }
 
+  private searchPlan(c: Coll, o: FindOptions): SearchPlan | null {
+    if (!o.search) return null;
+    return this.searchReads.plan(c, this.withSearch(c, compileFilter(c.env, o.filter), o.search), compileSort(c.env, o.sort));
+  }
+
   countSync(name: string, filter?: Filter, options: { search?: string } = {}): number {
     validateFilter(filter ?? {});
     const c = this.coll(name, false);
     if (!c) return 0;
     const w = this.withSearch(c, compileFilter(c.env, filter), options.search);
-    return this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
+    const run = () => this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
+    return options.search ? this.searchReads.count(c, w, run) : run();
   }
 
   private replace(c: Coll, doc: StoredDoc): boolean {
@@ -335,14 +356,36 @@ export class SqliteStore implements Store {
   // ---- the asynchronous Store interface ----
 
   ensureCollection(spec: CollectionSpec) { return this.run(() => this.ensureSync(spec)); }
-  insert(coll: string, doc: Doc) { return this.run(() => this.insertSync(coll, doc)); }
+  insert(coll: string, doc: Doc) { return this.group.add(() => this.insertSync(coll, doc)); }
   insertMany(coll: string, docs: Doc[]) { return this.run(() => this.insertManySync(coll, docs)); }
   get(coll: string, id: string) { return this.run(() => this.getSync(coll, id)); }
-  find(coll: string, options?: FindOptions) { return this.run(() => this.findSync(coll, options)); }
+  async find(coll: string, options?: FindOptions): Promise<StoredDoc[]> {
+    if (options?.search && this.searchReads.threaded) {
+      const page = await this.findThreaded(coll, options);
+      if (page) return page;
+    }
+    return this.run(() => this.findSync(coll, options));
+  }
+
+  /** A searched find whose matches a reader thread computes; null when this thread must answer. */
+  private async findThreaded(name: string, o: FindOptions): Promise<StoredDoc[] | null> {
+    const free = async () => {
+      while (this.txDone) await this.txDone;
+      this.check();
+    };
+    await free();
+    validatePaging(o.skip, o.limit);
+    if (o.sort !== undefined) validateSort(o.sort);
+    validateFilter(o.filter ?? {});
+    const c = this.coll(name, false);
+    const plan = c && o.limit !== 0 ? this.searchPlan(c, o) : null;
+    const page = plan && (await this.searchReads.pageThreaded(c!, plan, o, free));
+    return page ? project(page, o.projection) : null;
+  }
   count(coll: string, filter?: Filter, options?: { search?: string }) { return this.run(() => this.countSync(coll, filter, options)); }
-  update(coll: string, id: string, doc: Doc) { return this.run(() => this.updateSync(coll, id, doc)); }
-  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.run(() => this.patchSync(coll, id, set)); }
-  delete(coll: string, id: string) { return this.run(() => this.deleteSync(coll, id)); }
+  update(coll: string, id: string, doc: Doc) { return this.group.add(() => this.updateSync(coll, id, doc)); }
+  patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.group.add(() => this.patchSync(coll, id, set)); }
+  delete(coll: string, id: string) { return this.group.add(() => this.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.run(() => this.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.run(() => this.aggregateSync(coll, pipeline)); }
 
@@ -386,6 +429,7 @@ export class SqliteStore implements Store {
     while (this.txDone) await this.txDone;
     if (this.closed) return;
     this.closed = true;
+    await this.searchReads.close();
     // Fold the WAL back into the main file so a copied data directory is self-contained.
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
