@@ -62,6 +62,10 @@ export function searchContract(ctx: ContractContext): void {
       const [b] = await s().find(c, { filter: { code: 'b' } });
       await s().delete(c, b.id);
       expect([await names(), await total()]).toEqual([['Lote C', 'Lote D'], 2]);
+      expect(await s().count(c, {})).toBe(3);
+      await s().insert(c, { code: 'x', name: 'Otro X' });
+      expect(await s().count(c, {})).toBe(4); // plain counts are answered anew too
+      expect(await s().count(c, { name: 'Otro X' })).toBe(1);
       // Pages of one search and its count agree.
       expect((await s().find(c, { search: 'lote', sort: { name: 1 }, skip: 1, limit: 1 })).map((d) => d.name)).toEqual(['Lote D']);
       if (!s().capabilities.transactions) return;
@@ -73,6 +77,7 @@ export function searchContract(ctx: ContractContext): void {
         throw new Error('roll back');
       })).rejects.toThrow('roll back');
       expect([await names(), await total()]).toEqual([['Lote C', 'Lote D', 'Lote E'], 3]);
+      expect(await s().count(c, {})).toBe(5);
     });
 
     it('refuses a search on a collection without search paths', async () => {

@@ -2,6 +2,7 @@
  * Searched reads of the embedded store: a page and a count of a search share one computation of
  * the sorted matches (SearchCache), computed by a search reader thread when there are any
  * (SearchPool) or on the calling thread, and the index is compacted after writes (SearchCompactor).
+ * Counts without a search go through the same cache: a list asks for its total on every page.
  */
 import type Database from 'better-sqlite3';
 import { MAX_ROWS, SearchCache } from './sqlite-search-cache.js';

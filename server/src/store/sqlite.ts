@@ -267,7 +267,8 @@ export class SqliteStore implements Store {
     if (!c) return 0;
     const w = this.withSearch(c, compileFilter(c.env, filter), options.search);
     const run = () => this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
-    return options.search ? this.searchReads.count(c, w, run) : run();
+    // Counts are cached like searches: a list asks for the same total on every page.
+    return this.searchReads.count(c, w, run);
   }
 
   private replace(c: Coll, doc: StoredDoc): boolean {
