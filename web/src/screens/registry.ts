@@ -26,6 +26,8 @@ export const GENERATED_SCREENS: Readonly<Record<string, Screen>> = {
   placeholder: FALLBACK_SCREEN,
   masterdata: lazy(() => import('../masterdata/MasterDataScreen')),
   entityList: lazy(() => import('../masterdata/EntityListScreen')),
+  dataImport: lazy(() => import('../imports/ImportScreen')),
+  importLogs: lazy(() => import('../imports/ImportLogsScreen')),
 };
 
 export function fixedScreen(name: string | undefined): Screen {
