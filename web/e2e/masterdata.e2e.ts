@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { endpointExists, newSession, openBrowser, screenshot, signIn, type Session } from './support';
-import { USERS } from './harness/users';
+import { requireDefinitions } from '../../server/src/definitions/read';
+import { adminStory } from './adminStory';
+import { endpointExists, screenshot } from './support';
 
 /**
  * Issue 6 in the browser: the generated company form and list, from the definitions alone.
@@ -13,21 +14,12 @@ const NAME = `Quimex ${tag} SA`;
 const CHILD = `Quimex ${tag} Norte`;
 const BAD_EMAIL = 'ventas.at.quimex';
 const EMAIL_MESSAGE = `E-mail : ${BAD_EMAIL} does not match the required format`;
+/** A 1×1 transparent PNG, served for every map tile. */
+const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-let browser: Browser;
-let s: Session;
+const story = adminStory('masterdata');
 let page: Page;
-
-beforeAll(async () => {
-  browser = await openBrowser();
-  s = await newSession(browser);
-  page = s.page;
-  await signIn(page, USERS.admin.email, USERS.admin.password);
-});
-afterAll(async () => {
-  if (page) await screenshot(page, 'masterdata-last').catch(() => undefined);
-  await browser?.close();
-});
+beforeAll(() => { page = story.page; });
 
 const form = () => page.locator('[data-testid=entity-form]');
 const rows = () => page.locator('[data-testid=list-row]');
@@ -98,6 +90,8 @@ describe('generated master-data screens', () => {
     await page.locator('[data-testid=form-save]').click();
     await page.locator('[data-testid=entity-list]').waitFor();
     await search(CHILD);
+    // The list shows the parent by its name, not its id.
+    expect(await rows().first().locator('td[data-column=parent_company_id]').innerText()).toBe(NAME);
   });
 
   it('refuses a non-PDF certification', async () => {
@@ -145,5 +139,96 @@ describe('generated master-data screens', () => {
     const [head, ...csvRows] = Papa.parse<string[]>(text.trimEnd(), { newline: '\r\n' }).data;
     expect(head).toEqual(headers.slice(0, -1)); // the actions column is not exported
     expect(csvRows).toEqual(screen.map((r) => r.slice(0, -1)));
+  });
+
+  it('renders a long form in blocks: blocks off screen are skipped, the one being edited is always drawn', async () => {
+    await openCompanies();
+    await page.locator('[data-testid=list-new]').click();
+    await form().waitFor();
+    // A block's own box is drawn; what it holds is skipped while it is off screen.
+    const skipped = () => page.locator('.tm-md-chunk').evaluateAll((els) => els.map((el) => !(el.firstElementChild as (Element & { checkVisibility(o: object): boolean }) | null)?.checkVisibility({ contentVisibilityAuto: true })));
+    await expect.poll(async () => (await skipped()).length).toBeGreaterThan(3);
+    const atTop = await skipped();
+    expect(atTop[0]).toBe(false); // the first block is on screen
+    expect(atTop.at(-1)).toBe(true); // the last (far below) is not drawn
+    // Focus deep in the form: its block is drawn, the first one is skipped once scrolled away.
+    const deep = page.locator('[id="root_extensions_companyGhg_scope3"]');
+    await deep.focus();
+    await deep.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await skipped())[0]).toBe(true);
+    expect(await deep.evaluate((el) => (el as Element & { checkVisibility(o: object): boolean }).checkVisibility({ contentVisibilityAuto: true }))).toBe(true);
+    await page.locator('[data-testid=form-cancel]').click();
+  });
+
+  it('places the address marker by typing, dragging and clicking, with tiles from the deployment setting or none at all', async () => {
+    // The deployment's tile template (the suite runs offline): tiles are served here and counted.
+    const template = (requireDefinitions(process.cwd()).deployment.settings as { map?: { tileUrl?: string } }).map?.tileUrl ?? '';
+    expect(template).toContain('{z}');
+    const tilePattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[zxys]\\?\}/g, '[^/]+')}$`);
+    const tiles: string[] = [];
+    await page.route(tilePattern, (route) => { tiles.push(route.request().url()); return route.fulfill({ contentType: 'image/png', body: PNG_1PX }); });
+    const MAP_NAME = `Mapa ${tag} SRL`;
+    await openCompanies();
+    await page.locator('[data-testid=list-new]').click();
+    await page.locator('#root_company_name').fill(MAP_NAME);
+    const map = page.locator('[data-testid=location-map]');
+    await map.scrollIntoViewIfNeeded();
+    await expect.poll(() => map.getAttribute('class'), { timeout: 15_000 }).toContain('leaflet-container'); // Leaflet loads with the first map
+    expect(await map.getAttribute('data-marker')).toBe('');
+    const lat = page.locator('#root_address_location_lat');
+    const lng = page.locator('#root_address_location_lng');
+    await lat.pressSequentially('-32.95', { delay: 20 });
+    await lng.pressSequentially('-60.65', { delay: 20 });
+    await lng.blur();
+    await expect.poll(() => map.getAttribute('data-marker'), { timeout: 5000 }).toBe('-32.95,-60.65');
+    await expect.poll(() => tiles.length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(tiles.every((u) => tilePattern.test(u))).toBe(true);
+    await screenshot(page, 'masterdata-map');
+
+    // Dragging the marker writes its new place into the inputs.
+    const icon = map.locator('.leaflet-marker-icon');
+    const box = (await icon.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 40, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => map.getAttribute('data-marker'), { timeout: 5000 }).not.toBe('-32.95,-60.65');
+    const [mLat, mLng] = (await map.getAttribute('data-marker'))!.split(',').map(Number);
+    expect(mLat).toBeLessThan(-32.95); // dragged down: south
+    expect(mLng).toBeGreaterThan(-60.65); // and right: east
+    await expect.poll(async () => Number((await lat.inputValue()).replace(/,/g, ''))).toBeCloseTo(mLat, 6);
+    await expect.poll(async () => Number((await lng.inputValue()).replace(/,/g, ''))).toBeCloseTo(mLng, 6);
+
+    // Saved with the record and shown again when it is opened.
+    await page.locator('[data-testid=form-save]').click();
+    await page.locator('[data-testid=entity-list]').waitFor();
+    await search(MAP_NAME);
+    await rows().first().locator('[data-testid=row-edit]').click();
+    await form().waitFor();
+    await page.locator('[data-testid=location-map]').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator('[data-testid=location-map]').getAttribute('data-marker'), { timeout: 10_000 }).toBe(`${mLat},${mLng}`);
+    await page.locator('[data-testid=form-cancel]').click();
+
+    // Offline (no tile answers at all): the map still shows, a click places the marker, typing moves it.
+    await page.unroute(tilePattern);
+    await page.route(tilePattern, (route) => route.abort('internetdisconnected'));
+    await openCompanies();
+    await page.locator('[data-testid=list-new]').click();
+    const offline = page.locator('[data-testid=location-map]');
+    await offline.scrollIntoViewIfNeeded();
+    await expect.poll(() => offline.getAttribute('class'), { timeout: 15_000 }).toContain('leaflet-container');
+    const area = (await offline.boundingBox())!;
+    await page.mouse.click(area.x + area.width / 2, area.y + area.height / 2);
+    await expect.poll(() => offline.getAttribute('data-marker')).not.toBe('');
+    await expect.poll(async () => (await lat.inputValue()) !== '').toBe(true);
+    await lat.fill('');
+    await lat.pressSequentially('-31.4', { delay: 20 });
+    await lng.fill('');
+    await lng.pressSequentially('-64.2', { delay: 20 });
+    await lng.blur();
+    await expect.poll(() => offline.getAttribute('data-marker'), { timeout: 5000 }).toBe('-31.4,-64.2');
+    await page.unroute(tilePattern);
+    await page.locator('[data-testid=form-cancel]').click();
+    expect(story.session.errors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { cellText, columnsOf } from '../../../web/src/masterdata/columns';
+import { cellText, columnsOf, type RefTitles } from '../../../engine/src/list/index';
 import { masterDataExportRoutes } from '../routes/masterdataExport';
 import { startWithPlugins, type PluginHarness } from '../testing/withPlugins';
 import { csvCell, EXPORT_PAGE_SIZE, neutralise } from './exportCsv';
@@ -12,24 +12,30 @@ const N = EXPORT_PAGE_SIZE + 37; // more than one store page
 beforeAll(async () => {
   h = await startWithPlugins(({ registry, store }) => [(a) => masterDataExportRoutes(a, { registry, store })]);
   headers = await h.userWith(['Master Data']);
+  const parent = await h.store.insert('company', { company_name: 'Parent Holding SA', state: 3 });
   const docs = Array.from({ length: N }, (_, i) => ({
     company_name: i === 3 ? '=HYPERLINK("http://evil")' : `Export Co ${String(i).padStart(4, '0')}`,
     email: `c${i}@export.test`,
     phone_number: i % 2 ? ['+54 11 1', '+54 11 2'] : [],
     address: { city: i % 3 ? 'Rosario' : 'Córdoba, "Centro"' },
     state: i % 5 === 0 ? 3 : 1,
+    // References: most to the parent, one to an id that names nothing (shown as it is).
+    ...(i % 4 === 1 ? { parent_company_id: parent.id } : i === 2 ? { parent_company_id: 'no-such-company' } : {}),
   }));
   await h.store.insertMany('company', docs as never);
 });
 afterAll(async () => h?.close());
 
-async function listAll(query: string): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+/** Every page of the list API, with the titles of the records each page refers to. */
+async function listAll(query: string): Promise<{ rows: Record<string, unknown>[]; titles: Record<string, Record<string, string>> }> {
+  const rows: Record<string, unknown>[] = [];
+  const titles: Record<string, Record<string, string>> = {};
   for (let page = 1; ; page++) {
-    const res = await h.app.inject({ method: 'GET', url: `/api/v3/masterdata/company?pageSize=200&page=${page}&${query}`, headers });
-    const body = res.json() as { data: Record<string, unknown>[]; total: number };
-    out.push(...body.data);
-    if (out.length >= body.total || body.data.length === 0) return out;
+    const res = await h.app.inject({ method: 'GET', url: `/api/v3/masterdata/company?pageSize=200&page=${page}&titles=true&${query}`, headers });
+    const body = res.json() as { data: Record<string, unknown>[]; total: number; titles: RefTitles };
+    rows.push(...body.data);
+    for (const [target, byId] of Object.entries(body.titles)) Object.assign((titles[target] ??= {}), byId);
+    if (rows.length >= body.total || body.data.length === 0) return { rows, titles };
   }
 }
 
@@ -47,12 +53,17 @@ describe('CSV export of a master-data list', () => {
     const cols = columnsOf(h.registry, 'company', 'en').filter((c) => !c.optional);
     expect(head).toEqual(cols.map((c) => c.label));
     const listed = await listAll(query);
-    expect(rows.length).toBe(listed.length);
+    expect(rows.length).toBe(listed.rows.length);
     expect(rows.length).toBe(N - Math.ceil(N / 5));
-    const expected = listed.map((r) => cols.map((c) => neutralise(cellText(c, r, 'en'))));
+    const expected = listed.rows.map((r) => cols.map((c) => neutralise(cellText(c, r, 'en', listed.titles))));
 
     expect(rows).toEqual(expected);
     expect(rows.some((r) => r[0] === `'=HYPERLINK("http://evil")`)).toBe(true);
+    // A reference shows its record's title, as the list does; an id naming nothing stays an id.
+    const parentCol = cols.findIndex((c) => c.path === 'parent_company_id');
+    expect(rows.filter((r) => r[parentCol] === 'Parent Holding SA').length).toBeGreaterThan(100);
+    expect(rows.map((r) => r[parentCol])).toContain('no-such-company');
+    expect(rows.flat().some((cell) => /^[a-f0-9]{24}$|^[0-9A-Za-z_-]{20,}$/.test(cell))).toBe(false);
   });
 
   it('follows the search, the requested columns and the language', async () => {

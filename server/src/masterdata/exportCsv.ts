@@ -2,9 +2,10 @@ import type { EntityDef, Lang, Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { Store } from '../store/types';
 // The list's column model and cell formatting, shared with the web list so the CSV and the
-// screen show the same text (pure functions over the engine; candidates for engine/).
-import { cellText, columnsOf, type ColumnSpec } from '../../../web/src/masterdata/columns';
+// screen show the same text, referenced records' titles included.
+import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
 import { buildListQuery, type ListQuery } from './query';
+import { referenceTitles } from './references';
 
 /** Rows read from the store per round trip: the export never holds more than one page. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -43,7 +44,8 @@ export function exportColumns(reg: Registry, def: EntityDef, lang: Lang, request
 
 /**
  * The CSV of a list query across all its pages: a header of labels, then one line per
- * record, read from the store a page at a time with the list's own filter and sort.
+ * record, read from the store a page at a time with the list's own filter and sort; a
+ * reference shows its record's title, looked up once per page and target entity.
  */
 export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, query: Omit<ListQuery, 'page' | 'pageSize'> & { columns?: string }, lang: Lang): AsyncGenerator<string> {
   const cols = exportColumns(reg, def, lang, query.columns);
@@ -51,10 +53,11 @@ export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, qu
   yield csvLine(cols.map((c) => c.label));
   for (let skip = 0; ; skip += EXPORT_PAGE_SIZE) {
     const page = await store.find(def.name, { filter: q.filter, search: q.search, sort: q.sort, skip, limit: EXPORT_PAGE_SIZE });
+    const titles = await referenceTitles(reg, store, cols, page, lang);
     let chunk = '';
     for (const rec of page) {
       for (const s of def.secretFields ?? []) delete (rec as Record<string, unknown>)[s];
-      chunk += csvLine(cols.map((c) => cellText(c, rec, lang)));
+      chunk += csvLine(cols.map((c) => cellText(c, rec, lang, titles)));
     }
     if (chunk) yield chunk;
     if (page.length < EXPORT_PAGE_SIZE) return;

@@ -1,5 +1,5 @@
-import type { EntityDef, FieldDef, Registry } from '../../../engine/src/index';
-import { enabledExtensions } from '../../../engine/src/index';
+import type { EntityDef, Registry } from '../../../engine/src/index';
+import { sortablePaths } from '../../../engine/src/list/index';
 import { ApiError } from '../apiError';
 import type { Filter, SortSpec } from '../store/types';
 
@@ -14,25 +14,6 @@ export interface ListQuery {
 export const MIN_SEARCH_CHARS = 2;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 200;
-
-function paths(fields: readonly FieldDef[], prefix: string, pick: (f: FieldDef) => boolean, out: string[]): string[] {
-  for (const f of fields) {
-    const p = prefix ? `${prefix}.${f.id}` : f.id;
-    if (f.fields && !f.multiple) paths(f.fields, p, pick, out);
-    else if (pick(f)) out.push(p);
-  }
-  return out;
-}
-
-function allFields(reg: Registry, def: EntityDef): { fields: readonly FieldDef[]; prefix: string }[] {
-  return [{ fields: def.fields, prefix: '' }, ...enabledExtensions(reg, def.name).map((e) => ({ fields: e.fields, prefix: `extensions.${e.name}` }))];
-}
-
-export function sortablePaths(reg: Registry, def: EntityDef): Set<string> {
-  const out = ['id', 'createdAt', 'updatedAt'];
-  for (const { fields, prefix } of allFields(reg, def)) paths(fields, prefix, (f) => (f.sortable || f.searchable || f.id === def.titleField || f.id === 'state') === true && !f.multiple && f.type !== 'object', out);
-  return new Set(out);
-}
 
 /** Builds the store filter and sort from a list query; only declared paths ever reach the store. */
 export function buildListQuery(reg: Registry, def: EntityDef, query: ListQuery): { filter: Filter; search?: string; sort: SortSpec; skip: number; limit: number; page: number; pageSize: number } {

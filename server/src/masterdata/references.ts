@@ -1,4 +1,5 @@
-import { formatError, localize, referenceSites, uniqueFieldPaths, type FieldDef, type Registry } from '../../../engine/src/index';
+import { formatError, localize, referenceSites, uniqueFieldPaths, type EntityDef, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
+import { columnsOf, recordTitle, referencedIds, type ColumnSpec, type RefTitles } from '../../../engine/src/list/index';
 import type { ErrorDetail } from '../apiError';
 import type { Store } from '../store/types';
 
@@ -72,4 +73,34 @@ export class ReferenceResolver {
 /** One-off resolution for a single record (the master-data API). */
 export function resolveReferences(reg: Registry, store: Store, fields: readonly FieldDef[], value: Rec): Promise<ErrorDetail[]> {
   return new ReferenceResolver(reg, store).resolveAll(fields, value);
+}
+
+/** Ids read per store query when looking titles up (the stores accept up to 5,000 in one `$in`). */
+export const TITLE_BATCH = 1000;
+
+/**
+ * The titles of the records that the reference columns of `records` point to, by target
+ * entity then id: one store query per target entity (ids batched by TITLE_BATCH), reading
+ * only the id and the title field. An id that names no record is left out, so the list
+ * shows it as it is.
+ */
+export async function referenceTitles(reg: Registry, store: Store, cols: readonly ColumnSpec[], records: readonly Rec[], lang: Lang): Promise<RefTitles> {
+  const lookups = [...referencedIds(cols, records)].filter(([target]) => Object.hasOwn(reg.entities, target));
+  const answers = await Promise.all(lookups.map(async ([target, idSet]) => {
+    const def = reg.entities[target];
+    const ids = [...idSet];
+    const titles: Record<string, string> = {};
+    for (let i = 0; i < ids.length; i += TITLE_BATCH) {
+      const chunk = ids.slice(i, i + TITLE_BATCH);
+      const projection = def.titleField ? { id: 1 as const, [def.titleField]: 1 as const } : { id: 1 as const };
+      for (const r of await store.find(target, { filter: { id: { $in: chunk } }, projection, limit: chunk.length })) titles[r.id] = recordTitle(def, r, lang);
+    }
+    return [target, titles] as const;
+  }));
+  return Object.fromEntries(answers);
+}
+
+/** The titles a page of an entity's list refers to, over all its list columns (those shown and those offered). */
+export function listTitles(reg: Registry, store: Store, def: EntityDef, records: readonly Rec[], lang: Lang): Promise<RefTitles> {
+  return referenceTitles(reg, store, columnsOf(reg, def.name, lang), records, lang);
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formOf, localize, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
 import { MasterDataService } from '../masterdata/service';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../masterdata/query';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../masterdata/query';
+import { listTitles } from '../masterdata/references';
 import type { Store } from '../store/types';
 
 declare module 'fastify' {
@@ -25,6 +26,28 @@ const listQuery = {
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
     sort: { type: 'string', maxLength: 200, pattern: '^-?[A-Za-z0-9_.-]+(,-?[A-Za-z0-9_.-]+)*$', description: 'Fields, comma-separated; a leading - sorts descending.' },
     state: { type: 'integer', enum: [1, 3], description: '1 Active, 3 Disabled.' },
+    titles: {
+      type: 'boolean', default: false,
+      description: 'Also answer `titles`: the title of every record a reference column of the page points to, by target entity then id (one lookup per target entity).',
+    },
+  },
+} as const;
+
+/** The list answer, for the OpenAPI document (records are the entity's own shape, documented with its POST body). */
+const listAnswer = {
+  200: {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: { type: 'object', additionalProperties: true } },
+      total: { type: 'integer' },
+      page: { type: 'integer' },
+      pageSize: { type: 'integer' },
+      titles: {
+        type: 'object',
+        description: 'With `titles=true`: `{"<target entity>": {"<id>": "<title>"}}` for the references on this page; an id naming no record is absent.',
+        additionalProperties: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    },
   },
 } as const;
 
@@ -55,8 +78,11 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
     const docBody = toJsonSchema(formOf(opts.registry, name)!);
     delete docBody.$schema;
 
-    app.get(base, { config: { access }, schema: { tags, summary: `List ${name}`, querystring: listQuery } }, async (request) =>
-      service.list(name, request.query as never));
+    app.get(base, { config: { access }, schema: { tags, summary: `List ${name}`, querystring: listQuery, response: listAnswer } }, async (request) => {
+      const query = request.query as ListQuery & { titles?: boolean };
+      const page = await service.list(name, query);
+      return query.titles ? { ...page, titles: await listTitles(opts.registry, opts.store, def, page.data, requestLang(request)) } : page;
+    });
     app.get(`${base}/:id`, { config: { access }, schema: { tags, summary: `Read one ${name}`, params: idParam } }, async (request) =>
       service.get(name, (request.params as { id: string }).id));
     app.post(base, { config: { access, docBody }, schema: { tags, summary: `Create a ${name}` } }, async (request, reply) =>

@@ -1,12 +1,13 @@
 import { memo, useCallback, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import Form from '@rjsf/primereact';
+import Form, { Templates as PrimeTemplates } from '@rjsf/primereact';
 import validator from '@rjsf/validator-ajv8';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
 import { localize } from '../../../engine/src/index';
 import type { Rec } from './api';
+import { chunkedObjectFieldTemplate } from './chunkedObject';
 import { FieldErrorsContext, FieldErrorTemplate } from './fieldErrors';
 import { useEntityForm } from './useEntityForm';
 import { useMasterData } from './useMasterData';
@@ -15,7 +16,8 @@ import { flushPendingCommits } from './widgets/deferred';
 
 /** Defaults fill required fields only, so an extension nobody opened stays absent (and unvalidated). */
 const DEFAULTS = { emptyObjectFields: 'populateRequiredDefaults' } as const;
-const TEMPLATES = { FieldErrorTemplate };
+/** Long forms render in blocks of fields (./chunkedObject): only the blocks on screen are laid out and painted. */
+const TEMPLATES = { FieldErrorTemplate, ObjectFieldTemplate: chunkedObjectFieldTemplate(PrimeTemplates.ObjectFieldTemplate!) };
 
 /** RJSF with props that stay the same while the user types, so it never rebuilds its state. */
 const StableForm = memo(function StableForm(p: { schema: RJSFSchema; uiSchema: UiSchema; formData: Rec; formContext: object; onChange: (v: Rec) => void; onSubmit: () => void }) {

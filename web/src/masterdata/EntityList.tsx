@@ -9,7 +9,7 @@ import { InputText } from 'primereact/inputtext';
 import { SelectButton } from 'primereact/selectbutton';
 import { MultiSelect } from 'primereact/multiselect';
 import type { Rec } from './api';
-import { cellText, columnsOf, type ColumnSpec } from './columns';
+import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
 import { PAGE_SIZE, type StateFilter } from './listState';
 import { useEntityList } from './useEntityList';
 import { useMasterData } from './useMasterData';
@@ -40,12 +40,14 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
     run().then(list.reload, (e: Error) => setActionError(e.message)).finally(() => setBusy(null));
   };
 
+  // A reference cell shows its record's title, which the list call answers with the page.
+  const titles = list.answer?.titles;
   const columns = useMemo<ColumnDef<Rec>[]>(() => [
     ...specs.map((c: ColumnSpec): ColumnDef<Rec> => ({
       id: c.path,
       header: c.label,
       enableSorting: c.sortable,
-      accessorFn: (r) => cellText(c, r, lang),
+      accessorFn: (r) => cellText(c, r, lang, titles),
       cell: (info) => (c.sync ? <span className="tm-sync" data-sync={String(info.getValue() || 'pending')}>{String(info.getValue() || t('masterdata.sync.pending'))}</span> : String(info.getValue() ?? '')),
     })),
     {
@@ -67,7 +69,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
         );
       },
     },
-  ], [specs, lang, t, basePath, busy, md, entity, rowActions, list.reload, navigate]);
+  ], [specs, lang, titles, t, basePath, busy, md, entity, rowActions, list.reload, navigate]);
 
   const total = list.answer?.total ?? 0;
   const table = useReactTable({

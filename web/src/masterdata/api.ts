@@ -1,3 +1,4 @@
+import type { RefTitles } from '../../../engine/src/list/index';
 import type { ApiClient } from '../api/client';
 import { errorFromResponse } from '../api/errors';
 
@@ -10,6 +11,8 @@ export interface ListQuery {
   /** `field,-other` */
   sort?: string;
   state?: 1 | 3;
+  /** Ask for the titles of the records the page's references point to. */
+  titles?: boolean;
 }
 
 export interface ListAnswer {
@@ -17,6 +20,8 @@ export interface ListAnswer {
   total: number;
   page: number;
   pageSize: number;
+  /** With `titles`: target entity → id → title. */
+  titles?: RefTitles;
 }
 
 export const MIN_SEARCH_CHARS = 2;
@@ -30,6 +35,7 @@ export function listParams(query: ListQuery & { columns?: string[] }): string {
   if (query.pageSize) p.set('pageSize', String(query.pageSize));
   if (query.sort) p.set('sort', query.sort);
   if (query.state) p.set('state', String(query.state));
+  if (query.titles) p.set('titles', 'true');
   if (query.columns?.length) p.set('columns', query.columns.join(','));
   const s = p.toString();
   return s ? `?${s}` : '';
@@ -66,7 +72,8 @@ export function masterDataApi(api: ApiClient) {
       form.set('file', file, file.name);
       return (await raw('POST', '/api/files', form)).json() as Promise<{ id: string; name: string; size: number; contentType: string }>;
     },
-    requestPasswordReset: (email: string) => api.post<unknown>('/api/auth/request-password-reset', { email }),
+    /** An administrator's invitation (after creating a user) or password reset link (docs/identity.md). */
+    sendLink: (email: string, purpose: 'invite' | 'reset') => api.post<unknown>('/api/auth/send-link', { email, purpose }),
   };
 }
 

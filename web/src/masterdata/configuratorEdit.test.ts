@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '../../../engine/src/index';
 import { loadDefinitions } from '../../../server/src/definitions/read';
 import { startHarness, type Harness } from '../../../server/src/testing/harness';
-import { columnsOf } from './columns';
+import { columnsOf } from '../../../engine/src/list/index';
 import { buildForm, visibleMessages } from './formSchema';
 
 /**

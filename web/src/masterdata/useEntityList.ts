@@ -4,7 +4,7 @@ import type { ListAnswer, MasterDataApi } from './api';
 import { listQueryOf, type StateFilter } from './listState';
 import { useDebounced } from './useDebounced';
 
-/** Server-side paging, sorting, debounced search and the state filter of one entity's list. */
+/** Server-side paging, sorting, debounced search and the state filter of one entity's list (with the titles of referenced records). */
 export function useEntityList(md: MasterDataApi, entity: string, debounceMs: number) {
   const [search, setSearch] = useState('');
   const [pageIndex, setPageIndex] = useState(0);
@@ -21,7 +21,7 @@ export function useEntityList(md: MasterDataApi, entity: string, debounceMs: num
   useEffect(() => {
     let live = true;
     setLoading(true);
-    md.list(entity, listQueryOf({ q, pageIndex, sorting, filter }))
+    md.list(entity, { ...listQueryOf({ q, pageIndex, sorting, filter }), titles: true })
       .then((a) => { if (live) { setAnswer(a); setError(null); } })
       .catch((e: Error) => { if (live) setError(e.message); })
       .finally(() => { if (live) setLoading(false); });

@@ -173,6 +173,57 @@ describe('password reset over a real SMTP peer', () => {
   });
 });
 
+describe("administrators' links: invitations and resets of the users they manage", () => {
+  const sendLink = (headers: Record<string, string>, email: string, purpose?: 'invite' | 'reset') =>
+    t.app.inject({ method: 'POST', url: '/api/auth/send-link', payload: purpose ? { email, purpose } : { email }, headers });
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    const a = await t.user({ access: ['User Management'] });
+    admin = { authorization: `Bearer ${(await t.signIn(String(a.email))).json().token}` };
+  });
+
+  it('invites a password-less user, who chooses a first password from the mail and signs in', async () => {
+    const invited = await t.store.insert('user', { email: 'nina.nueva@example.com', display_name: 'Nina Nueva', state: 1, access: [], groups: [], templates: [], profiles: [] });
+    // Asking for oneself still sends nothing to a password-less account…
+    const before = smtp.mails.length;
+    await requestReset(String(invited.email), '10.7.0.1');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mails.length).toBe(before);
+    // …an administrator's invitation does, and says so.
+    const arrived = smtp.next();
+    const res = await sendLink(admin, 'Nina.Nueva@example.com', 'invite');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ data: { sent: true } });
+    const mail = await arrived;
+    expect(mail.to).toEqual(['nina.nueva@example.com']);
+    expect(mail.raw).toMatch(/^Subject: You are invited to the traceability platform/m);
+    expect(mail.text).toContain('Hello Nina Nueva');
+    expect((await reset(tokenOf(mail), 'First-pass-9')).statusCode).toBe(200);
+    expect((await t.signIn('nina.nueva@example.com', 'First-pass-9')).statusCode).toBe(200);
+  });
+
+  it('sends a reset mail by default, and refuses callers without the user management key', async () => {
+    const u = await t.user({ display_name: 'Rolf Reset' });
+    const arrived = smtp.next();
+    expect((await sendLink(admin, String(u.email))).statusCode).toBe(200);
+    expect((await arrived).raw).toMatch(/^Subject: Reset your password/m);
+    const other = await t.user({ access: ['Reports'] });
+    const otherHeaders = { authorization: `Bearer ${(await t.signIn(String(other.email))).json().token}` };
+    expect((await sendLink(otherHeaders, String(u.email))).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/send-link', payload: { email: u.email } })).statusCode).toBe(401);
+  });
+
+  it('tells the administrator when no link can go out: unknown or disabled accounts', async () => {
+    const disabled = await t.user({ state: 3 });
+    for (const email of [String(disabled.email), 'nobody-at-all@example.com']) {
+      const res = await sendLink(admin, email, 'reset');
+      expect(res.statusCode, email).toBe(400);
+      expect(res.json().error.message).toContain('no link can be sent');
+    }
+    expect((await sendLink(admin, 'x@example.com', 'other' as never)).statusCode).toBe(400);
+  });
+});
+
 describe('password reset without SMTP_URL', () => {
   it('writes the link to the server log (the one documented exception) and nowhere else', async () => {
     const lines: string[] = [];

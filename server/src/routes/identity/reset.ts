@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { passwordStrength, type Lang } from '../../../../engine/src/index';
 import { ApiError } from '../../apiError';
+import { takeAttempt } from '../../auth/attempts';
 import { hashPassword } from '../../auth/passwords';
 import { findUserByEmail, normaliseEmail, organisationOf } from '../../auth/policy';
 import { RESET_COLLECTION_SPEC, ResetTokens } from '../../auth/resetTokens';
@@ -10,6 +11,16 @@ import { emailSchema, limitAttempt, tags, type IdentityContext } from './context
 const requestBody = {
   type: 'object', required: ['email'], additionalProperties: false, properties: { email: emailSchema },
 } as const;
+
+const sendLinkBody = {
+  type: 'object',
+  required: ['email'],
+  additionalProperties: false,
+  properties: { email: emailSchema, purpose: { type: 'string', enum: ['invite', 'reset'], default: 'reset' } },
+} as const;
+
+/** Who a link is mailed for: the user asking (`self`), or an administrator inviting or resetting a user they manage. */
+type LinkPurpose = 'self' | 'invite' | 'reset';
 
 const resetBody = {
   type: 'object',
@@ -33,29 +44,32 @@ function languageOf(ctx: IdentityContext, user: StoredDoc): Lang {
 }
 
 /**
- * Mails (or, without SMTP_URL, logs) a fresh link. Nothing happens for an unknown, disabled or
- * password-less account, or one whose organisation does not allow e-mail sign-in; the caller
- * never learns which.
+ * Mails (or, without SMTP_URL, logs) a fresh link, and says whether it did. Nothing happens for
+ * an unknown or disabled account, or one whose organisation does not allow e-mail sign-in; nor,
+ * when users ask for themselves, for a password-less account (an administrator's invitation
+ * or reset is what gives such an account its first password).
  */
-async function sendLink(ctx: IdentityContext, tokens: ResetTokens, email: string, log: FastifyBaseLogger): Promise<void> {
+async function sendLink(ctx: IdentityContext, tokens: ResetTokens, email: string, log: FastifyBaseLogger, purpose: LinkPurpose = 'self'): Promise<boolean> {
   const user = await findUserByEmail(ctx.store, email);
-  if (!user || user.state === 3 || typeof user.password_hash !== 'string') return;
+  if (!user || user.state === 3 || (purpose === 'self' && typeof user.password_hash !== 'string')) return false;
   const org = await organisationOf(ctx.store, user);
-  if (org && Array.isArray(org.providers) && !org.providers.includes('email')) return;
+  if (org && Array.isArray(org.providers) && !org.providers.includes('email')) return false;
   const { token } = await tokens.issue(user.id);
   const link = `${ctx.publicUrl}/resetPassword?token=${token}`;
   if (!ctx.mailer) {
     // The one log line that holds a secret, on purpose: a deployment without mail still needs the link.
     log.info({ resetLink: link, userId: user.id }, 'password reset link (SMTP_URL is not set, so it is logged instead of mailed)');
-    return;
+    return true;
   }
   const lang = languageOf(ctx, user);
   const hours = Math.round(ctx.registry.deployment.settings.passwordResetValidityMs / 3_600_000);
+  const mail = purpose === 'invite' ? 'invitation.mail' : 'resetPassword.mail';
   await ctx.mailer.send({
     to: String(user.email),
-    subject: text(ctx, lang, 'resetPassword.mail.subject', {}),
-    text: text(ctx, lang, 'resetPassword.mail.text', { name: String(user.display_name ?? user.email), email: String(user.email), hours, link }),
+    subject: text(ctx, lang, `${mail}.subject`, {}),
+    text: text(ctx, lang, `${mail}.text`, { name: String(user.display_name ?? user.email), email: String(user.email), hours, link }),
   });
+  return true;
 }
 
 /** SPEC 2.3 /requestPasswordReset and /resetPassword: a mailed one-use link valid passwordResetValidityMs. */
@@ -75,10 +89,31 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
     limitAttempt(ctx.resetLimits, email, request, reply);
     // Sent after answering, so the answer's timing does not tell known accounts from unknown ones.
     const job = sendLink(ctx, tokens, email, request.log)
+      .then(() => undefined)
       .catch((err: unknown) => request.log.error({ reason: err instanceof Error ? err.message : String(err) }, 'password reset mail failed'))
       .finally(() => pending.delete(job));
     pending.add(job);
     return { data: { requested: true } };
+  });
+
+  // An administrator's invitation (after creating a user) or reset of a user they manage: the
+  // user's own access key; sent to password-less (invited) accounts too; the answer says
+  // whether a link went out, since the caller may see the account anyway.
+  app.post('/api/auth/send-link', {
+    config: { access: ctx.registry.entities.user?.access ?? 'User Management' },
+    schema: { tags, summary: 'Mail a user an invitation or a password reset link (administrators)', body: sendLinkBody },
+  }, async (request, reply) => {
+    const { email, purpose } = request.body as { email: string; purpose: 'invite' | 'reset' };
+    const address = normaliseEmail(email);
+    const wait = takeAttempt([[ctx.resetLimits.account, address]]);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      throw new ApiError('RATE_LIMITED', { seconds: wait });
+    }
+    if (!(await sendLink(ctx, tokens, address, request.log, purpose))) {
+      throw new ApiError('INVALID_REQUEST', { detail: `no link can be sent to ${address.slice(0, 100)}: the account is unknown or disabled, or its organisation does not allow e-mail sign-in` });
+    }
+    return { data: { sent: true } };
   });
 
   app.post('/api/auth/reset-password', {

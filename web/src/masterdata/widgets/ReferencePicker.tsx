@@ -6,17 +6,18 @@ import { Button } from 'primereact/button';
 import type { Rec } from '../api';
 import { useDebounced } from '../useDebounced';
 import { useMasterData } from '../useMasterData';
-import { pickerMinChars, recordTitle, referenceId } from './pickerLogic';
+import { recordTitle, referenceId } from '../../../../engine/src/list/index';
+import { pickerMinChars } from './pickerLogic';
 
 /**
  * A reference: searched on the server after minChars, debounced, 20 a page with more on
  * scroll; shows the record's title field; stores the id (the server checks it exists).
  */
 export function ReferencePicker(props: FieldProps) {
-  const { md, registry, settings } = useMasterData();
+  const { md, registry, lang, settings } = useMasterData();
   const ui = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
   const ref = String(ui.ref ?? '');
-  const titleField = registry.entities[ref]?.titleField;
+  const target = registry.entities[ref];
   const min = pickerMinChars(String(ui.widget ?? 'picker'), settings, typeof ui.minChars === 'number' ? ui.minChars : undefined);
   const id = referenceId(props.formData);
   const [text, setText] = useState('');
@@ -31,9 +32,9 @@ export function ReferencePicker(props: FieldProps) {
   useEffect(() => {
     if (!id || !ref) { setText(''); return; }
     let live = true;
-    md.get(ref, id).then((r) => live && setText(recordTitle(r, titleField)), () => live && setText(id));
+    md.get(ref, id).then((r) => live && setText(recordTitle(target, r, lang)), () => live && setText(id));
     return () => { live = false; };
-  }, [id, ref, md, titleField]);
+  }, [id, ref, md, target, lang]);
 
   const load = (p: number) => {
     if (loading.current) return;
@@ -51,7 +52,7 @@ export function ReferencePicker(props: FieldProps) {
 
   const choose = (r: Rec | undefined) => {
     props.onChange((r ? String(r.id) : undefined) as never, props.fieldPathId.path, undefined, props.fieldPathId.$id);
-    setText(r ? recordTitle(r, titleField) : '');
+    setText(r ? recordTitle(target, r, lang) : '');
     setOpen(false);
   };
 
@@ -69,7 +70,7 @@ export function ReferencePicker(props: FieldProps) {
           onScroll={(e) => { const el = e.currentTarget; if (el.scrollTop + el.clientHeight >= el.scrollHeight - 8 && items.length < total) load(page + 1); }}>
           {items.map((r) => (
             <li key={String(r.id)} role="option" aria-selected={String(r.id) === id} className="p-autocomplete-item" onMouseDown={(e) => { e.preventDefault(); choose(r); }}>
-              {recordTitle(r, titleField)}
+              {recordTitle(target, r, lang)}
             </li>
           ))}
         </ul>
