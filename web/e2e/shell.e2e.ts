@@ -72,7 +72,8 @@ describe('shell', () => {
         await page.locator(`a[data-menu-id="${item.id}"]`).click();
         await page.waitForURL((u) => u.pathname === route.path);
         if (route.render === 'external') await page.locator(`iframe[data-feature="${route.id}"]`).waitFor();
-        else if (route.render === 'generated') await page.locator('[data-testid=placeholder-screen], [data-testid=catalogue], [data-testid=catalogue-empty], [data-testid=entity-list]').first().waitFor();
+        // Generated screens: the placeholder, the master-data catalogue or list, or any other registered screen's page frame.
+        else if (route.render === 'generated') await page.locator('[data-testid=placeholder-screen], [data-testid=catalogue], [data-testid=catalogue-empty], [data-testid=entity-list], .tm-page').first().waitFor();
         else await page.locator('.tm-page, .tm-empty').first().waitFor();
         visited++;
       }
