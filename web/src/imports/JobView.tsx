@@ -1,63 +1,92 @@
-import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { ProgressBar } from 'primereact/progressbar';
+import { Tag } from 'primereact/tag';
 import { useTranslation } from 'react-i18next';
+import { formOf, localize } from '../../../engine/src/index';
+import { useShell } from '../shell/shellContext';
 import type { ImportsApi } from './api';
-import { Pager } from './Pager';
-import { cellErrors, isFinished, type ImportJob } from './logic';
+import { JobColumns } from './JobColumns';
+import { JobErrors } from './JobErrors';
+import { COUNT_KEYS, durationSeconds, formatNumber, isFinished, localTime, statusSeverity, type ImportJob } from './logic';
+import { messageText } from './messages';
 
-/** One import: progress while it runs, then counts, file-level messages and every rejected cell. */
-export function JobView({ job, imports, page, onPage }: { job: ImportJob; imports: ImportsApi; page: number; onPage: (p: number) => void }) {
+export interface JobViewProps {
+  job: ImportJob;
+  imports: ImportsApi;
+  /** Page of the rejected rows shown, and how to turn it. */
+  page: number;
+  onPage: (page: number) => void;
+}
+
+function JobProgress({ job }: { job: ImportJob }) {
   const { t } = useTranslation();
-  const finished = isFinished(job.status);
-  const rows = cellErrors(job);
-  const pages = Math.max(1, Math.ceil((job.errors?.total ?? 0) / (job.errors?.pageSize ?? 50)));
+  const { lang } = useShell();
+  const { rowsDone, rowsTotal, exact, percent, phase } = job.progress;
+  const rows = { done: formatNumber(rowsDone, lang), total: formatNumber(rowsTotal, lang) };
   return (
-    <section className="tm-import-job" data-testid="import-job" data-status={job.status}>
-      <h3>
-        {t(job.dryRun ? 'import.job.dryRun' : 'import.job.import', { file: job.fileName, entity: job.entity })}
-        {' — '}
-        <span data-testid="import-status">{t(`import.status.${job.status}`)}</span>
-      </h3>
-      {!finished && (
-        <div data-testid="import-progress">
-          <ProgressBar value={Math.round(job.progress.percent)} />
-          <p>{t('import.progress', { done: job.progress.rowsDone, total: job.progress.rowsTotal })}</p>
+    <div className="tm-import-progress" data-testid="import-progress" data-phase={phase}>
+      <ProgressBar value={Math.floor(percent)} aria-label={t('import.progress.label')} />
+      <p>
+        <strong>{t(`import.phase.${phase}`, { defaultValue: phase })}</strong>{' · '}
+        <span data-testid="import-progress-rows">{t(exact ? 'import.progress.rows' : 'import.progress.rowsAbout', rows)}</span>
+      </p>
+    </div>
+  );
+}
+
+function JobCounts({ job }: { job: ImportJob }) {
+  const { t } = useTranslation();
+  const { lang } = useShell();
+  const tense = job.dryRun ? 'would' : 'did';
+  return (
+    <dl className="tm-import-counts" data-testid="import-counts">
+      {COUNT_KEYS.map((k) => (
+        <div key={k} className={`tm-import-count tm-import-count--${k}`}>
+          <dt>{t(`import.count.${tense}.${k}`)}</dt>
+          <dd data-testid={`import-count-${k}`} data-value={job.counts[k]}>{formatNumber(job.counts[k], lang)}</dd>
         </div>
-      )}
-      {finished && (
-        <dl className="tm-import-counts" data-testid="import-counts">
-          {(['insert', 'update', 'unchanged', 'reject'] as const).map((k) => (
-            <div key={k}>
-              <dt>{t(`import.count.${k}`)}</dt>
-              <dd data-testid={`import-count-${k}`}>{job.counts[k]}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-      {job.error && <Message severity="error" text={job.error.message} data-testid="import-job-error" />}
-      {job.messages.map((m) => <Message key={m.code} severity={m.severity === 'warn' ? 'warn' : 'info'} text={m.message} />)}
-      {finished && rows.length > 0 && (
-        <>
-          <table className="tm-import-errors" data-testid="import-errors">
-            <thead>
-              <tr><th>{t('import.col.row')}</th><th>{t('import.col.column')}</th><th>{t('import.col.message')}</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr key={`${r.row}-${i}`} data-testid="import-error-row" data-row={r.row} data-column={r.column}>
-                  <td>{r.row}</td><td>{r.column}</td><td>{r.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pages={pages} onPage={onPage} />
-        </>
-      )}
-      {finished && job.errorFile && job.counts.reject > 0 && (
-        <Button label={t('import.errorFile')} icon="pi pi-download" outlined data-testid="import-error-file"
-          onClick={() => void imports.download(job.errorFile!, `${job.entity}-errors.csv`)} />
-      )}
+      ))}
+    </dl>
+  );
+}
+
+/** What the job came to in one sentence, besides the counts. */
+function JobOutcome({ job }: { job: ImportJob }) {
+  const { t } = useTranslation();
+  const { lang } = useShell();
+  if (job.error) return <Message severity="error" text={messageText(job.error, lang, t)} data-testid="import-job-error" />;
+  if (job.status !== 'succeeded') return null;
+  const key = job.dryRun
+    ? (job.counts.reject > 0 ? 'import.outcome.dryRunRejects' : 'import.outcome.dryRunClean')
+    : (job.counts.reject > 0 ? 'import.outcome.importedSome' : 'import.outcome.imported');
+  return <Message severity={job.counts.reject > 0 ? 'warn' : 'success'} text={t(key)} data-testid="import-outcome" />;
+}
+
+/** One import: what, who and when; progress while it runs; then the counts, every rejected cell, and how the columns were read. */
+export function JobView({ job, imports, page, onPage }: JobViewProps) {
+  const { t } = useTranslation();
+  const { registry, lang } = useShell();
+  const fields = formOf(registry, job.entity)?.fields ?? [];
+  const finished = isFinished(job.status);
+  const entity = registry.entities[job.entity] ? localize(registry.entities[job.entity].pluralLabel, lang) : job.entity;
+  const seconds = durationSeconds(job);
+  return (
+    <section className="tm-import-job" data-testid="import-job" data-status={job.status} data-dry-run={String(job.dryRun)} aria-live="polite">
+      <header className="tm-import-section-header">
+        <h2>{t(job.dryRun ? 'import.result.dryRun' : 'import.result.import', { file: job.fileName, entity })}</h2>
+        <Tag value={t(`import.status.${job.status}`)} severity={statusSeverity(job.status)} data-testid="import-status" />
+      </header>
+      <p className="tm-import-meta">
+        {t('import.result.meta', { who: job.createdBy?.displayName || job.createdBy?.email || '', when: localTime(job.createdAt) })}
+        {' · '}{t(job.mode === 'valid-only' ? 'import.result.validOnly' : 'import.result.allOrNothing')}
+        {seconds !== undefined && <>{' · '}{t('import.result.took', { seconds: formatNumber(seconds, lang) })}</>}
+      </p>
+      {!finished && <JobProgress job={job} />}
+      {finished && <JobCounts job={job} />}
+      <JobOutcome job={job} />
+      {job.messages.map((m) => <Message key={m.code} severity={m.severity === 'error' ? 'error' : 'warn'} text={messageText(m, lang, t)} data-testid="import-file-message" />)}
+      {finished && <JobErrors job={job} imports={imports} fields={fields} lang={lang} page={page} onPage={onPage} />}
+      <JobColumns job={job} fields={fields} lang={lang} />
     </section>
   );
 }

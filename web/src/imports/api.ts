@@ -1,34 +1,54 @@
 import type { ApiClient } from '../api/client';
-import { errorFromResponse } from '../api/errors';
-import type { ImportJob } from './logic';
+import { ApiRequestError, errorFromResponse } from '../api/errors';
+import { attachmentName, ERRORS_PAGE_SIZE, LOGS_PAGE_SIZE, uploadForm, type ImportJob, type ImportMode, type JobPage } from './logic';
 
-export interface JobList { data: ImportJob[]; total: number; page: number; pageSize: number }
-
-/** The import API (docs/imports.md) through the shell's client: its token and warehouse headers. */
+/**
+ * The import API (docs/imports.md) with the shell client's headers (token, warehouse group).
+ * Calls go straight to fetch, not through the client, so polling a job every second neither
+ * caches answers nor blinks the shell's busy bar.
+ */
 export function importsApi(api: ApiClient) {
-  async function call(method: string, path: string, body?: BodyInit): Promise<Response> {
-    const res = await fetch(path, { method, headers: api.headers(false), body });
+  async function call(path: string): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(path, { headers: api.headers(false) });
+    } catch (e) {
+      throw new ApiRequestError(0, 'NETWORK', (e as Error).message || 'Network error');
+    }
     if (!res.ok) throw await errorFromResponse(res);
     return res;
   }
+  const json = async <T>(path: string): Promise<T> => (await call(path)).json() as Promise<T>;
+
   return {
-    start: async (file: File, o: { entity: string; dryRun: boolean; mode: string }) => {
-      const form = new FormData();
-      form.set('entity', o.entity);
-      form.set('dryRun', String(o.dryRun));
-      form.set('mode', o.mode);
-      form.set('file', file, file.name);
-      return (await call('POST', '/api/imports', form)).json() as Promise<ImportJob>;
+    /** Uploads the file and starts the job (202); `onUpload` hears the share of the file sent, 0 to 1. */
+    start(file: File, o: { entity: string; dryRun: boolean; mode: ImportMode }, onUpload?: (share: number) => void): Promise<ImportJob> {
+      return new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', '/api/imports');
+        for (const [k, v] of Object.entries(api.headers(false))) xhr.setRequestHeader(k, v);
+        xhr.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 0) onUpload?.(e.loaded / e.total); };
+        xhr.onload = () => {
+          const res = new Response(xhr.responseText || null, { status: xhr.status, statusText: xhr.statusText, headers: { 'content-type': 'application/json' } });
+          if (res.ok) res.json().then(resolve, reject);
+          else errorFromResponse(res).then(reject, reject);
+        };
+        xhr.onerror = () => reject(new ApiRequestError(0, 'NETWORK', 'Network error'));
+        xhr.send(uploadForm(file, file.name, o));
+      });
     },
-    job: (id: string, page = 1) => api.get<ImportJob>(`/api/imports/${encodeURIComponent(id)}?page=${page}&pageSize=50`, { noCache: true }),
-    list: (page: number) => api.get<JobList>(`/api/imports?page=${page}&pageSize=20`, { noCache: true }),
-    /** Saves a file the API serves (a template, an error file) under the given name. */
-    download: async (path: string, name: string) => {
-      const url = URL.createObjectURL(await (await call('GET', path)).blob());
+    job: (id: string, page = 1) => json<ImportJob>(`/api/imports/${encodeURIComponent(id)}?page=${page}&pageSize=${ERRORS_PAGE_SIZE}`),
+    list: (page: number) => json<JobPage>(`/api/imports?page=${page}&pageSize=${LOGS_PAGE_SIZE}`),
+    /** Saves a file the API serves (a template, an error file) under the name the server gives. */
+    async download(path: string, fallbackName: string): Promise<void> {
+      const res = await call(path);
+      const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;
-      a.download = name;
+      a.download = attachmentName(res.headers.get('content-disposition'), fallbackName);
+      document.body.append(a);
       a.click();
+      a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
   };
