@@ -105,7 +105,8 @@ export class BatchChecker {
     const { ctx } = this;
     const out: Staged[] = [];
     for (const s of valid) {
-      const missing = await this.refs.resolve(s.v);
+      const found = this.refs.resolve(s.v);
+      const missing = Array.isArray(found) ? found : await found; // no await when every value is remembered
       if (missing.length > 0) {
         rejected.push({ row: s.r, messages: missing.map((d) => ({ column: ctx.columnOf(d.field), field: d.field, code: d.code, message: d.message, params: d.params })) });
         continue;

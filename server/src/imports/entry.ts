@@ -1,8 +1,8 @@
 /**
- * The server as server/src/main.ts starts it, plus the import routes — for the crash test and
- * the import bench, which need a real process, until main.ts registers importRoutes itself
- * (the wiring is one line; see docs/imports.md). Environment as main.ts, plus
- * IMPORT_MAX_FILE_MB (default 50) and IMPORT_MAX_ATTEMPTS (default 3).
+ * A server process with the import routes and test settings, for the crash test: environment
+ * as server/src/main.ts, plus IMPORT_MAX_FILE_MB (default 50) and IMPORT_MAX_ATTEMPTS
+ * (default 3), which the real server (routes/index.ts) does not read. The import bench runs
+ * the real server.
  */
 import { join } from 'node:path';
 import { buildApp, REDACT } from '../app';

@@ -11,7 +11,7 @@ import { formatError } from '../../../engine/src/index';
 import { sameJson } from '../store/docs';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
-import { SYSTEM_KEYS, type ImportContext } from './context';
+import { SYSTEM_KEYS, type ImportContext, type RecordKey } from './context';
 import type { RejectedRow } from './jobs';
 import { removePaths } from './rows';
 
@@ -60,10 +60,9 @@ async function findIn(store: Store, coll: string, path: string, values: unknown[
 }
 
 /** Stored records by import key (the same key string keyOf gives a row). */
-async function existingByKey(store: Store, ctx: ImportContext, staged: readonly Staged[]): Promise<Map<string, StoredDoc[]>> {
+async function existingByKey(store: Store, ctx: ImportContext, keys: readonly (RecordKey | undefined)[]): Promise<Map<string, StoredDoc[]>> {
   const byPath = new Map<string, Set<unknown>>();
-  for (const s of staged) {
-    const k = ctx.keyOf(s.v);
+  for (const k of keys) {
     if (!k) continue;
     let set = byPath.get(k.path);
     if (!set) byPath.set(k.path, (set = new Set()));
@@ -100,9 +99,11 @@ export async function planBatch(store: Store, ctx: ImportContext, staged: readon
     }
     return plan;
   }
-  const existing = await existingByKey(store, ctx, staged);
-  for (const s of staged) {
-    const key = ctx.keyOf(s.v)!;
+  const keys = staged.map((s) => ctx.keyOf(s.v));
+  const existing = await existingByKey(store, ctx, keys);
+  for (let i = 0; i < staged.length; i++) {
+    const s = staged[i];
+    const key = keys[i]!;
     const matches = existing.get(key.key) ?? [];
     if (matches.length > 1) {
       const label = ctx.labelOf(key.path);

@@ -11,10 +11,20 @@ export function copyJson<T>(v: T): T {
 
 /** Validates and returns a fresh copy carrying an id (generated when absent). */
 export function prepareDoc(doc: unknown): StoredDoc {
-  validateDocument(doc);
-  const copy = copyJson(doc) as Doc;
-  if (copy.id === undefined) return { id: newId(), ...copy } as StoredDoc;
-  return copy as StoredDoc;
+  return prepareDocText(doc).doc;
+}
+
+/**
+ * prepareDoc, with the copy's JSON text (what the embedded store writes): the document is
+ * stringified once, where a copy and then its text would stringify it twice.
+ */
+export function prepareDocText(input: unknown): { doc: StoredDoc; text: string } {
+  validateDocument(input);
+  const text = JSON.stringify(input);
+  const copy = JSON.parse(text) as Doc;
+  if (copy.id !== undefined) return { doc: copy as StoredDoc, text };
+  const id = newId(); // ULID characters: nothing to escape
+  return { doc: { id, ...copy } as StoredDoc, text: text === '{}' ? `{"id":"${id}"}` : `{"id":"${id}",${text.slice(1)}` };
 }
 
 /** For update(): the id in the path wins; a different id in the body is a caller error. */
@@ -97,9 +107,11 @@ export function project(docs: StoredDoc[], projection: Projection | undefined): 
 export function arrayPaths(doc: unknown, prefix = '', out: Set<string> = new Set()): Set<string> {
   if (Array.isArray(doc)) {
     if (prefix) out.add(prefix);
-    for (const x of doc) arrayPaths(x, prefix, out);
+    for (const x of doc) if (typeof x === 'object' && x !== null) arrayPaths(x, prefix, out);
   } else if (isPlainObject(doc)) {
-    for (const [k, v] of Object.entries(doc)) {
+    // Called on every written document: no Object.entries arrays, only object values descended.
+    for (const k in doc) {
+      const v = doc[k];
       if (typeof v === 'object' && v !== null) arrayPaths(v, prefix ? `${prefix}.${k}` : k, out);
     }
   }

@@ -7,14 +7,15 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { arrayPaths, applySet, keyValues, prepareDoc, prepareReplacement, project, sameJson } from './docs.js';
+import { arrayPaths, applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { lookupTargets, registerFunctions, runPipeline, splitLeadingMatch } from './sqlite-fns.js';
 import { columnName, compileFilter, compileSort, keyExpr, type CompileEnv } from './sqlite-sql.js';
 import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
   type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
-import { ensureSearch, hasSearch, searchCondition } from './sqlite-search.js';
+import { ensureSearch, hasSearch, searchCondition, searchSync, type SearchSync } from './sqlite-search.js';
+import { sortIndexName, sortIndexPaths, uniqueIndexName, upgradeLayout } from './sqlite-layout.js';
 import { PagePlanner } from './sqlite-plan.js';
 import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
 import { GroupCommit } from './sqlite-group-commit.js';
@@ -44,6 +45,8 @@ interface Coll {
   table: string;
   /** True when the collection has a search index (searchPaths were given). */
   searchable?: boolean;
+  /** Keeps the search index in step on writes (null: none); loaded on the first write. */
+  search?: SearchSync | null;
   env: { arrayPaths: Set<string>; columns: Map<string, string> } & CompileEnv;
   /** Writes since this process opened the collection; ages the planner's decisions. */
   writes: number;
@@ -80,6 +83,7 @@ export class SqliteStore implements Store {
     this.searchReads = new SearchReads(this.db, (sql) => this.stmt(sql), (f) => this.run(f), { file: this.file, readers: options.searchReaders ?? 0 });
     this.group = new GroupCommit(this.db, (f) => this.run(f));
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
+    upgradeLayout(this.db);
   }
 
   private stmt(sql: string): Database.Statement {
@@ -157,13 +161,12 @@ export class SqliteStore implements Store {
       for (const key of spec.uniqueKeys) {
         // SQL NULL (missing or null) never collides in a UNIQUE index: documents without the
         // key are not constrained, which the MongoDB adapter reproduces with a sparse field.
-        this.write(c, () => this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS "u:${spec.name}:${key.join('+')}" ON ${c.table} (${key.map(col).join(', ')})`));
+        this.write(c, () => this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${uniqueIndexName(spec.name, key)} ON ${c.table} (${key.map(col).join(', ')})`));
       }
-      for (const p of spec.indexes) {
-        // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early.
-        if (p !== 'id') this.db.exec(`CREATE INDEX IF NOT EXISTS "i:${spec.name}:${p}" ON ${c.table} (${col(p)}, id)`);
-      }
+      // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early (sqlite-layout.ts).
+      for (const p of sortIndexPaths(spec.indexes, spec.uniqueKeys)) this.db.exec(`CREATE INDEX IF NOT EXISTS ${sortIndexName(spec.name, p)} ON ${c.table} (${col(p)}, id)`);
       ensureSearch(this.db, spec.name, c.table, spec.searchPaths ?? []);
+      c.search = undefined;
       c.searchable = (spec.searchPaths ?? []).length > 0;
     })();
   }
@@ -199,11 +202,20 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** The collection's search upkeep: every write method tells it which rows it wrote. */
+  private searchOf(c: Coll): SearchSync | null {
+    if (c.search === undefined) c.search = searchSync(this.db, c.name, c.table);
+    return c.search;
+  }
+
   insertSync(name: string, input: Doc): StoredDoc {
-    const doc = prepareDoc(input);
+    const { doc, text } = prepareDocText(input);
     const c = this.coll(name, true)!;
     this.db.transaction(() => {
-      this.write(c, () => this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)));
+      this.write(c, () => {
+        const rowid = Number(this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, text).lastInsertRowid);
+        this.searchOf(c)?.added(rowid, rowid);
+      });
       this.noteArrays(c, doc);
     })();
     return doc; // prepareDoc's own copy: nothing else holds it
@@ -211,16 +223,22 @@ export class SqliteStore implements Store {
 
   insertManySync(name: string, docs: Doc[]): StoredDoc[] {
     if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
-    const prepared = docs.map(prepareDoc);
+    const prepared = docs.map(prepareDocText);
     const c = this.coll(name, true)!;
     const ins = this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`);
     this.db.transaction(() => {
-      for (const d of prepared) {
-        this.write(c, () => ins.run(d.id, JSON.stringify(d)));
-        this.noteArrays(c, d);
+      let first = 0;
+      let last = 0;
+      for (const { doc, text } of prepared) {
+        this.write(c, () => { last = Number(ins.run(doc.id, text).lastInsertRowid); });
+        first ||= last;
+        this.noteArrays(c, doc);
       }
+      // In this transaction nothing else inserts: the rows from first to last are these, and
+      // one statement indexes them all (sqlite-search.ts).
+      if (first) this.searchOf(c)?.added(first, last);
     })();
-    return prepared;
+    return prepared.map((p) => p.doc);
   }
 
   getSync(name: string, id: string): StoredDoc | null {
@@ -271,10 +289,19 @@ export class SqliteStore implements Store {
     return this.searchReads.count(c, w, run);
   }
 
+  /** Replaces a document; the caller runs it in a transaction. */
   private replace(c: Coll, doc: StoredDoc): boolean {
     let changes = 0;
+    const search = this.searchOf(c);
     this.write(c, () => {
-      changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc.id).changes;
+      if (!search) {
+        changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc.id).changes;
+        return;
+      }
+      const rowid = this.stmt(`SELECT rowid FROM ${c.table} WHERE id = ?`).pluck().get(doc.id) as number | undefined;
+      if (rowid === undefined) return;
+      changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE rowid = ?`).run(JSON.stringify(doc), rowid).changes;
+      search.changed(rowid);
     });
     if (changes > 0) this.noteArrays(c, doc);
     return changes > 0;
@@ -302,7 +329,15 @@ export class SqliteStore implements Store {
     const c = this.coll(name, false);
     if (!c || typeof id !== 'string') return false;
     c.writes++;
-    return this.stmt(`DELETE FROM ${c.table} WHERE id = ?`).run(id).changes > 0;
+    const search = this.searchOf(c);
+    if (!search) return this.stmt(`DELETE FROM ${c.table} WHERE id = ?`).run(id).changes > 0;
+    return this.db.transaction(() => {
+      const rowid = this.stmt(`SELECT rowid FROM ${c.table} WHERE id = ?`).pluck().get(id) as number | undefined;
+      if (rowid === undefined) return false;
+      this.stmt(`DELETE FROM ${c.table} WHERE rowid = ?`).run(rowid);
+      search.removed(rowid);
+      return true;
+    })();
   }
 
   upsertManySync(name: string, keyPaths: string[], docs: Doc[]): UpsertResult {

@@ -1,6 +1,6 @@
 import { spawnServer, type ServerProcess } from '../../testing/process';
 
-/** The server with the import routes and their test settings (IMPORT_MAX_ATTEMPTS…), from entry.ts. */
+/** A server process with the import routes and their test settings (IMPORT_MAX_ATTEMPTS…), from entry.ts. */
 export function spawnImportServer(env: Record<string, string>): Promise<ServerProcess> {
   return spawnServer(env, { script: 'server/src/imports/entry.ts', timeoutMs: 60_000 });
 }
