@@ -37,9 +37,6 @@ class Lru<V> {
     if (this.m.size >= MAX_ENTRIES) this.m.delete(this.m.keys().next().value as string);
     this.m.set(key, v);
   }
-  clear(): void {
-    this.m.clear();
-  }
 }
 
 export class SearchCache {
@@ -66,10 +63,5 @@ export class SearchCache {
     const n = compute();
     this.counts.set(countKey, { gen, n });
     return n;
-  }
-
-  clear(): void {
-    this.matches.clear();
-    this.counts.clear();
   }
 }
