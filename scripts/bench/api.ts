@@ -2,6 +2,7 @@
  * Master-data API under load on the embedded store (or MONGODB_URI): 100,000 companies and
  * 100,000 materials, then autocannon (100 connections, 20 s each) on search, get by id and
  * create, beside a bare Fastify hello-world in the same run. Run: npx tsx scripts/bench/api.ts
+ * (`--prof=DIR`: the server writes a CPU profile there; BENCH_SECONDS shortens each run).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { requireDefinitions } from '../../server/src/definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { newId } from '../../server/src/store/ids';
-import { load, startProcess, stopProcess } from './lib';
+import { drained, load, profileArgs, startProcess, stopProcess } from './lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -37,7 +38,7 @@ for (let i = 0; i < N; i += 1000) {
 console.log(`seeded ${N} companies and ${N} materials in ${((Date.now() - t0) / 1000).toFixed(1)} s (${store.kind})`);
 await store.close();
 
-const server = await startProcess('server/src/main.ts', env);
+const server = await startProcess('server/src/main.ts', env, profileArgs());
 const hello = await startProcess('scripts/bench/hello.ts', {});
 const signIn = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
 const { token } = await signIn.json() as { token: string };
@@ -45,14 +46,18 @@ const headers = { authorization: `Bearer ${token}`, 'content-type': 'application
 
 let q = 0;
 let c = 0;
+const onServer = async (label: string, opts: Parameters<typeof load>[1]) => {
+  await drained(`${server.url}/api/v3/masterdata/company/${ids[0]}`, headers);
+  return load(label, opts);
+};
 const results = [
   await load('hello-world (bare Fastify)', { url: `${hello.url}/hello`, duration: DURATION }),
-  await load('get by id', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/api/v3/masterdata/company/${ids[q++ % ids.length]}` }) }] }),
+  await onServer('get by id', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/api/v3/masterdata/company/${ids[q++ % ids.length]}` }) }] }),
   // What people type into a search box: a distinctive part of a name or code (a handful of hits).
-  await load('list with q (specific)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => { const n = (q++ * 7919) % N; return { ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[(n >> 3) % 10]} ${n}`)}` }; } }] }),
+  await onServer('list with q (specific)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => { const n = (q++ * 7919) % N; return { ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[(n >> 3) % 10]} ${n}`)}` }; } }] }),
   // The worst case: two common words that match about 1% of all companies (about 1,000 rows to count and sort).
-  await load('list with q (broad, ~1% match)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[q % 10]} ${words[(q++ >> 1) % 10]}`)}` }) }] }),
-  await load('create', { url: server.url, duration: DURATION, requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: '/api/v3/masterdata/company', body: JSON.stringify({ company_name: `Bench ${process.pid} ${c++}`, state: 1 }) }) }] }),
+  await onServer('list with q (broad, ~1% match)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[q % 10]} ${words[(q++ >> 1) % 10]}`)}` }) }] }),
+  await onServer('create', { url: server.url, duration: DURATION, requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: '/api/v3/masterdata/company', body: JSON.stringify({ company_name: `Bench ${process.pid} ${c++}`, state: 1 }) }) }] }),
 ];
 const [h, get, search, broad, create] = results;
 console.log(`get-by-id / hello-world throughput: ${((get.rps / h.rps) * 100).toFixed(0)}% (target at least 25%)`);

@@ -11,9 +11,10 @@
  *   npx tsx scripts/bench/import.ts             # 100k and 1M
  *   npx tsx scripts/bench/import.ts 100000      # chosen sizes
  *   npx tsx scripts/bench/import.ts --heap=none # server without the heap cap
+ *   npx tsx scripts/bench/import.ts 100000 --prof=/tmp/prof # and a CPU profile of the server
  *
- * The server runs with the old-space cap docs/imports.md recommends (--heap=MB to change it):
- * without one V8 lets garbage grow the heap far past what is live.
+ * The server runs with the old-space cap `npm start` sets (--heap=MB to change it): without
+ * one V8 lets garbage grow the heap far past what is live.
  *
  * Files over the 50 MB upload limit are sent gzip-compressed (the import accepts .csv.gz);
  * the parse-only figure is always the uncompressed CSV.
@@ -25,10 +26,11 @@ import Papa from 'papaparse';
 import { client, seedOverApi } from '../../server/src/imports/testing/process';
 import { spawnServer } from '../../server/src/testing/process';
 import { writeMaterialCsv } from '../../server/src/imports/testing/materials';
+import { profileArgs } from './lib';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-/** The old-space cap docs/imports.md recommends for the server; --heap=MB or --heap=none. */
-const HEAP_MB = '256';
+/** The old-space cap `npm start` gives the server (package.json); --heap=MB or --heap=none. */
+const HEAP_MB = /--max-old-space-size=(\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1] ?? 'none';
 const heap = process.argv.find((a) => a.startsWith('--heap='))?.slice(7) ?? HEAP_MB;
 const serverEnv: Record<string, string> = heap === 'none' ? {} : { NODE_OPTIONS: `--max-old-space-size=${heap}` };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -94,7 +96,7 @@ async function run(rows: number, tmp: string): Promise<void> {
     await writeMaterialCsv(upload, rows);
   }
   const dataDir = join(tmp, `data-${rows}`);
-  const server = await spawnServer({ DATA_DIR: dataDir, ...ADMIN, ...serverEnv }, { timeoutMs: 60_000 });
+  const server = await spawnServer({ DATA_DIR: dataDir, ...ADMIN, ...serverEnv }, { timeoutMs: 60_000, nodeArgs: profileArgs() });
   const loadBefore = load();
   try {
     const c = client(server.url);

@@ -20,9 +20,9 @@ export async function load(label: string, opts: autocannon.Options): Promise<Fig
 }
 
 /** Starts a script in a child process so the server has a core to itself; resolves when it listens. */
-export async function startProcess(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; rss: () => number }> {
+export async function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess; rss: () => number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => { out += d; if (out.includes('listening on')) resolve(); });
@@ -33,4 +33,25 @@ export async function startProcess(script: string, env: Record<string, string>):
 
 export function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+}
+
+/** `--prof=DIR` on a bench's command line: node flags that make a server write a CPU profile there when it stops. */
+export function profileArgs(argv: readonly string[] = process.argv): string[] {
+  const dir = argv.find((a) => a.startsWith('--prof='))?.slice(7);
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
+/**
+ * Waits until a request that reaches the store (`url`, e.g. a get by id) is answered promptly
+ * again: a store that fell behind under the last load (mongo-java-server scanning for searches)
+ * would otherwise still be working off that backlog during the next measurement.
+ */
+export async function drained(url: string, headers: Record<string, string> = {}, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const t = performance.now();
+    const ok = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) }).then((r) => r.ok, () => false);
+    if (ok && performance.now() - t < 100) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }

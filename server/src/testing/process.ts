@@ -21,9 +21,9 @@ export interface ServerProcess {
 }
 
 /** Starts the real server (server/src/main.ts, or another entry) in a child process and waits until it listens. */
-export async function spawnServer(env: Record<string, string>, options: { script?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, options: { script?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'server/src/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script ?? 'server/src/main.ts'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
