@@ -36,8 +36,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
   }
 }
 
-/** Starts an import and SIGKILLs the server once some chunks, not all, are written. */
-async function killMidWrite(dataDir: string): Promise<{ id: string; appliedAtKill: number }> {
+/**
+ * Starts an import and SIGKILLs the server once some chunks, not all, are written: while the
+ * rest of the file is still being validated (the embedded store writes as it validates), or
+ * after validation, while the staged rows are written.
+ */
+async function killMidWrite(dataDir: string, phase: 'validating' | 'applying' = 'applying'): Promise<{ id: string; appliedAtKill: number }> {
   const server = await spawnImportServer({ DATA_DIR: dataDir, ...ADMIN });
   const c = client(server.url);
   await c.signIn(ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
@@ -48,7 +52,7 @@ async function killMidWrite(dataDir: string): Promise<{ id: string; appliedAtKil
     const j = await c.get(`/api/imports/${id}`);
     const rows = j.rows as { applied: number };
     if (j.status !== 'running' && j.status !== 'queued') throw new Error(`finished before the kill: ${JSON.stringify(j)}`);
-    return j.phase === 'applying' && rows.applied > 0 ? rows.applied : undefined;
+    return j.phase === phase && rows.applied > 0 ? rows.applied : undefined;
   });
   server.child.kill('SIGKILL');
   await server.exited;
@@ -78,9 +82,9 @@ async function storedMaterials(dataDir: string) {
 }
 
 describe('an import survives kill -9 of the server', () => {
-  it('resumes after a restart: every row once, every record whole', async () => {
-    const dataDir = join(tmp, 'resume');
-    const { id, appliedAtKill } = await killMidWrite(dataDir);
+  it.each(['applying', 'validating'] as const)('resumes after a restart when killed while %s: every row once, every record whole', async (phase) => {
+    const dataDir = join(tmp, `resume-${phase}`);
+    const { id, appliedAtKill } = await killMidWrite(dataDir, phase);
     expect(appliedAtKill).toBeGreaterThan(0);
     expect(appliedAtKill).toBeLessThan(ROWS);
     const { server, c } = await restart(dataDir);

@@ -87,6 +87,17 @@ describe('material import', () => {
     expect((await materials()).some((m) => m.name === 'Glifosato 10')).toBe(true);
   });
 
+  it('takes back what it wrote while validating when all or nothing meets a rejected row late in the file', async () => {
+    // On the embedded store the first chunks are written while the rest is still being checked.
+    const rows = Array.from({ length: 6000 }, (_, i) => row(30_000 + i));
+    const job = await run(csv([...rows, row(39_999, { 5: 'nope' })]));
+    expect(job.status).toBe('failed');
+    expect(job.error.code).toBe('IMPORT_REJECTED');
+    expect(job.counts).toEqual({ insert: 0, update: 0, unchanged: 0, reject: 1 });
+    expect((await materials()).filter((m) => /^Glifosato 3\d{4}$/.test(String(m.name)))).toEqual([]);
+    expect(await h.store.count('import_undo', { job: job.id })).toBe(0);
+  });
+
   it('reports the same key twice in one file at the second row', async () => {
     const job = await run(csv([row(20), row(21), row(20, { 0: 'other name' })]), { dryRun: 'true' });
     expect(job.errors.data).toEqual([expect.objectContaining({ row: 4, messages: [expect.objectContaining({ code: 'IMPORT_DUPLICATE_IN_FILE', column: `${A}.erp_id`, message: 'ERP ID : M20 is already used in row 2 of this file' })] })]);

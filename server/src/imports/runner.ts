@@ -10,16 +10,18 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Registry } from '../../../engine/src/index';
 import type { Store } from '../store/types';
+import { SqliteStore } from '../store/sqlite';
 import { applyChunk, ApplyRejected, undoFrom } from './apply';
-import { BatchChecker, type RowInput } from './check';
 import { columnCatalogue, mapHeader } from './columns';
 import { importContext, type ImportContext } from './context';
 import {
   deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejected, UNDO, zeroCounts, type Job, type JobMessage,
 } from './jobs';
-import { planBatch } from './plan';
-import { EncodingError, readRecords, TooLargeError } from './source';
-import { readStage, StageWriter } from './stage';
+import { EncodingError, TooLargeError } from './source';
+import { readStage, StageTail } from './stage';
+import type { Staged } from './plan';
+import { validateFile, type BatchOutcome, type ValidationInput } from './validation';
+import { validateInThread } from './validationThread';
 
 export interface RunnerOptions {
   /** Where uploads and staging files live (DATA_DIR/imports). */
@@ -36,6 +38,61 @@ export interface RunnerOptions {
 /** Thrown between batches when the server is stopping: the job stays as it is, to be resumed. */
 class Stopping extends Error {}
 
+/** Writing the rows validated so far failed (while the rest was being validated). */
+class WriteFailed extends Error {
+  constructor(cause: unknown) {
+    super('a write failed while validating', { cause });
+  }
+}
+
+/**
+ * Writes staged rows while validation is still appending to the staging file: a chunk each
+ * time a full one is there, in order, from the first line. It stops (after the chunk in hand)
+ * when told to, when a write fails (error), or when halted because all or nothing has already
+ * lost; the rest of the file is then written by the runner's apply(), from the checkpoint.
+ */
+class StageFollower {
+  error: unknown;
+  private end = { lines: 0, bytes: 0 };
+  private halted = false;
+  private wake: (() => void) | null = null;
+  private readonly done: Promise<void>;
+
+  constructor(path: string, private readonly write: (rows: Staged[], first: number) => Promise<unknown>, private readonly chunk: number) {
+    this.done = this.run(path).catch((e: unknown) => { this.error = e; });
+  }
+
+  advance(lines: number, bytes: number, halt: boolean): void {
+    this.end = { lines, bytes };
+    if (halt) this.halted = true;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.halted = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async run(path: string): Promise<void> {
+    let tail: StageTail | undefined; // the validation thread creates the file: opened once it has rows
+    try {
+      while (!this.halted) {
+        if (this.end.lines - (tail?.position ?? 0) < this.chunk) {
+          await new Promise<void>((r) => { this.wake = r; });
+          this.wake = null;
+          continue;
+        }
+        tail ??= await StageTail.open(path);
+        const first = tail.position;
+        await this.write(await tail.next(this.chunk, this.end.bytes), first);
+      }
+    } finally {
+      await tail?.close();
+    }
+  }
+}
+
 /** Validation's progress is saved at most this often. */
 const PROGRESS_MS = 250;
 
@@ -47,6 +104,8 @@ export class ImportRunner {
   private readonly applyBatch: number;
   private readonly maxAttempts: number;
   private progressSavedAt = 0;
+  /** Serialises what changes a job in memory and in the store: validation's outcomes and written chunks. */
+  private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly opts: RunnerOptions) {
     this.validateBatch = opts.validateBatch ?? 500;
@@ -102,10 +161,15 @@ export class ImportRunner {
       } catch (e) {
         if (e instanceof Stopping) return;
         this.opts.log?.error({ err: e, job: id }, 'import job failed');
-        // Validation wrote nothing, so failing is the whole clean-up. Writing or rolling back
-        // stays as it is: the undo log is intact and the next start carries on.
+        // Writing or rolling back stays as it is: the undo log is intact and the next start
+        // carries on. A validation takes back what it wrote meanwhile, then fails.
         const job = await getJob(this.store, id).catch(() => null);
         if (job && (job.phase === 'applying' || job.phase === 'rolling_back')) continue;
+        if (job && !job.dryRun) {
+          const undone = await undoFrom(this.store, id, 0).catch(() => -1);
+          if (undone < 0) continue;
+          if (undone > 0) await patchJob(this.store, id, { counts: { ...job.counts, insert: 0, update: 0, unchanged: 0 } }).catch(() => undefined);
+        }
         await this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason: String((e as Error).message ?? e).slice(0, 300) })).catch(() => undefined);
       }
     }
@@ -118,6 +182,8 @@ export class ImportRunner {
     if (job.status === 'running' && job.attempts > this.maxAttempts) {
       const reason = jobMessage('error', 'IMPORT_INTERRUPTED', { count: job.attempts - 1 }).message;
       if (job.phase === 'applying' || job.phase === 'rolling_back') return this.rollback(job, reason);
+      // A commit writes while it validates: anything written is rolled back.
+      if (!job.dryRun && (await this.store.count(UNDO, { job: id })) > 0) return this.rollback(job, reason);
       await rm(this.stagePath(id), { force: true });
       return this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason }));
     }
@@ -143,84 +209,110 @@ export class ImportRunner {
   /** Validates the whole file; true when the job goes on to writing. */
   private async validate(job: Job, ctx: ImportContext): Promise<boolean> {
     try {
-      await this.validateOnce(job, ctx);
+      await this.validateOnceOrRollback(job, ctx);
     } catch (e) {
+      if (e instanceof WriteFailed) return false;
       if (!(e instanceof EncodingError) || job.format.encoding !== 'utf-8') throw this.fileProblem(job, e);
       // Not UTF-8 after all (the start was plain ASCII): read it again as Windows-1252.
       job.format = { ...job.format, encoding: 'windows-1252' };
       job.messages = [...job.messages, jobMessage('warn', 'IMPORT_ENCODING', { encoding: 'Windows-1252 (Latin-1)' })];
       await patchJob(this.store, job.id, { format: job.format, messages: job.messages });
-      await this.validateOnce(job, ctx).catch((e2: unknown) => { throw this.fileProblem(job, e2); });
+      try {
+        await this.validateOnceOrRollback(job, ctx);
+      } catch (e2) {
+        if (e2 instanceof WriteFailed) return false;
+        throw this.fileProblem(job, e2);
+      }
     }
     if (job.dryRun) {
       await this.finish(job.id, 'succeeded');
       return false;
     }
     if (job.counts.reject > 0 && job.mode === 'all-or-nothing') {
+      // What was written while the rest was validated goes back.
+      if (await undoFrom(this.store, job.id, 0)) await patchJob(this.store, job.id, { counts: { ...job.counts, insert: 0, update: 0, unchanged: 0 } });
       await rm(this.stagePath(job.id), { force: true });
       await this.finish(job.id, 'failed', jobMessage('error', 'IMPORT_REJECTED', { count: job.counts.reject }));
       return false;
     }
     job.phase = 'applying';
-    job.rowsApplied = 0;
-    await patchJob(this.store, job.id, { phase: 'applying', rowsApplied: 0 });
+    await patchJob(this.store, job.id, { phase: 'applying', rowsApplied: job.rowsApplied });
     return true;
   }
 
+  /** A write made while validating failed: the job is rolled back as a failed write would be, and WriteFailed rethrown. */
+  private async validateOnceOrRollback(job: Job, ctx: ImportContext): Promise<void> {
+    try {
+      await this.validateOnce(job, ctx);
+    } catch (e) {
+      if (!(e instanceof WriteFailed)) throw e;
+      const cause = e.cause;
+      const reason = cause instanceof ApplyRejected ? `row ${cause.rows[0].row}: ${cause.message}` : String((cause as Error)?.message ?? cause);
+      if (!(cause instanceof ApplyRejected)) this.opts.log?.error({ err: cause, job: job.id }, 'import write failed; rolling back');
+      await this.rollback(job, reason.slice(0, 300));
+      throw e;
+    }
+  }
+
   private fileProblem(job: Job, e: unknown): Error {
+    if (e instanceof WriteFailed) return e;
     if (e instanceof TooLargeError) return new Error(`the file holds more than ${Math.round(e.limit / (1024 * 1024))} MB of data`);
     if (e instanceof Stopping) return e;
     return e as Error;
   }
 
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.lock.then(fn);
+    this.lock = p.catch(() => undefined);
+    return p;
+  }
+
+  /** The embedded store's file, when validation can run on a thread of its own beside the writes. */
+  private storeFile(): string | undefined {
+    return this.store instanceof SqliteStore && !this.store.readOnly ? this.store.file : undefined;
+  }
+
   private async validateOnce(job: Job, ctx: ImportContext): Promise<void> {
+    // Rows a commit wrote while validating, before a crash or a second reading of the file.
+    if (!job.dryRun) await undoFrom(this.store, job.id, 0);
     await deleteJobDocs(this.store, ERROR_BATCHES, job.id);
-    Object.assign(job, { counts: zeroCounts(), rowsValidated: 0, rowsValid: 0, rowsTotal: 0, rowsExact: false, errorBatches: 0, errorRows: 0 });
-    const checker = new BatchChecker(ctx, this.store);
-    const stage = job.dryRun ? undefined : await StageWriter.create(this.stagePath(job.id));
-    const progress = { bytes: 0 };
-    let record = 0;
-    let batch: RowInput[] = [];
-    const flush = async () => {
-      const { staged, rejected } = await checker.check(batch);
-      await stage?.append(staged);
-      job.rowsValid += staged.length;
-      let all = rejected;
-      if (job.dryRun) {
-        const plan = await planBatch(this.store, ctx, staged, job.createdBy.userId, new Date().toISOString(), true);
-        job.counts.insert += plan.inserts.length;
-        job.counts.update += plan.updates.length;
-        job.counts.unchanged += plan.unchanged;
-        job.rowsValid -= plan.rejected.length;
-        all = [...rejected, ...plan.rejected].sort((a, b) => a.row - b.row);
-      }
-      job.counts.reject += all.length;
-      await saveRejected(this.store, job, all, 'validate');
-      job.rowsValidated += batch.length;
-      // Until the end the total is an estimate: rows so far scaled by the bytes still to read.
-      job.rowsTotal = Math.max(job.rowsValidated, Math.round(job.rowsValidated * (job.fileBytes / Math.max(progress.bytes, 1))));
-      batch = [];
-      await this.saveProgress(job, false);
+    Object.assign(job, { counts: zeroCounts(), rowsValidated: 0, rowsValid: 0, rowsTotal: 0, rowsExact: false, errorBatches: 0, errorRows: 0, rowsApplied: 0 });
+    const input: ValidationInput = {
+      uploadPath: this.uploadPath(job.id), format: job.format, maxContentBytes: this.opts.maxContentBytes, batchSize: this.validateBatch,
+      stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId,
     };
+    const file = this.storeFile();
+    const outcomes = file ? validateInThread(this.reg, job.entity, job.header, file, input) : validateFile(ctx, this.store, input);
+    // On its own thread validation runs ahead; the rows it staged are written meanwhile.
+    const writer = file && !job.dryRun ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
     try {
-      for await (const chunk of readRecords(this.uploadPath(job.id), job.format, this.opts.maxContentBytes, progress)) {
-        for (let i = 0; i < chunk.rows.length; i++) {
-          const cells = chunk.rows[i];
-          record++;
-          if (record === 1 || BatchChecker.isBlank(cells)) continue; // the header; blank lines
-          batch.push({ row: record, cells, broken: chunk.broken.get(i) });
-        }
-        if (batch.length >= this.validateBatch) await flush();
+      for await (const o of outcomes) {
+        await this.locked(() => this.record(job, o));
+        writer?.advance(o.stagedLines, o.stagedBytes, job.mode === 'all-or-nothing' && job.counts.reject > 0);
+        if (writer?.error !== undefined) throw new WriteFailed(writer.error);
+        if (this.stopping) throw new Stopping();
       }
-      if (batch.length > 0) await flush();
-      await stage?.close();
-    } catch (e) {
-      await stage?.discard(this.stagePath(job.id));
-      throw e;
+    } finally {
+      await writer?.stop();
     }
+    if (writer?.error !== undefined) throw new WriteFailed(writer.error);
     job.rowsTotal = job.rowsValidated;
     job.rowsExact = true;
     await this.saveProgress(job, true);
+  }
+
+  /** One batch's outcome, into the job: its rejected rows saved, its counts added, progress now and then. */
+  private async record(job: Job, o: BatchOutcome): Promise<void> {
+    job.rowsValid += o.valid;
+    job.counts.insert += o.insert;
+    job.counts.update += o.update;
+    job.counts.unchanged += o.unchanged;
+    job.counts.reject += o.rejected.length;
+    await saveRejected(this.store, job, o.rejected, 'validate');
+    job.rowsValidated += o.rows;
+    // Until the end the total is an estimate: rows so far scaled by the bytes still to read.
+    job.rowsTotal = Math.max(job.rowsValidated, Math.round(job.rowsValidated * (job.fileBytes / Math.max(o.bytes, 1))));
+    await this.saveProgress(job, false);
   }
 
   /**

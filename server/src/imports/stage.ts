@@ -7,9 +7,14 @@
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Staged } from './plan';
 
 export class StageWriter {
+  /** Complete lines written so far, and the file's length. */
+  lines = 0;
+  bytes = 0;
+
   private constructor(private readonly fh: FileHandle) {}
 
   static async create(path: string): Promise<StageWriter> {
@@ -20,7 +25,10 @@ export class StageWriter {
     if (rows.length === 0) return;
     let text = '';
     for (const r of rows) text += `${JSON.stringify(r)}\n`;
-    await this.fh.write(text);
+    const buf = Buffer.from(text);
+    await this.fh.write(buf);
+    this.lines += rows.length;
+    this.bytes += buf.length;
   }
 
   /** Flushes to the disk: the job only moves to writing once this returned. */
@@ -55,5 +63,54 @@ export async function* readStage(path: string, skip: number, size: number): Asyn
     if (rows.length > 0) yield { first, rows };
   } finally {
     lines.close();
+  }
+}
+
+/**
+ * Reads the staging file while it is still being written (a commit that writes as it
+ * validates): lines up to a length the writer reported, a chunk at a time, from a given line.
+ */
+export class StageTail {
+  private offset = 0;
+  private line = 0;
+  private rest = '';
+  private pending: Staged[] = [];
+  // A read may end inside a multi-byte character: the decoder keeps its first bytes for the next.
+  private readonly decoder = new StringDecoder('utf8');
+
+  private constructor(private readonly fh: FileHandle) {}
+
+  static async open(path: string): Promise<StageTail> {
+    return new StageTail(await open(path, 'r'));
+  }
+
+  /** Lines consumed so far (handed out by next()). */
+  get position(): number {
+    return this.line;
+  }
+
+  /**
+   * Up to `size` rows from the next line on, reading no further than `end` bytes (a length the
+   * writer reported, so only whole lines); fewer when the file holds no more yet.
+   */
+  async next(size: number, end: number): Promise<Staged[]> {
+    while (this.pending.length < size && this.offset < end) {
+      const want = Math.min(end - this.offset, 1 << 20);
+      const buf = Buffer.allocUnsafe(want);
+      const { bytesRead } = await this.fh.read(buf, 0, want, this.offset);
+      if (bytesRead === 0) break;
+      this.offset += bytesRead;
+      const text = this.rest + this.decoder.write(buf.subarray(0, bytesRead));
+      const cut = text.lastIndexOf('\n');
+      this.rest = text.slice(cut + 1);
+      for (const l of text.slice(0, cut + 1).split('\n')) if (l !== '') this.pending.push(JSON.parse(l) as Staged);
+    }
+    const out = this.pending.splice(0, size);
+    this.line += out.length;
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
   }
 }

@@ -38,6 +38,11 @@ export interface SqliteStoreOptions {
    * connection. Default 0: searches run on the calling thread.
    */
   searchReaders?: number;
+  /**
+   * A second, read-only connection to a database another store writes (an import validating on
+   * a worker thread): no schema upkeep, writes fail, holdSnapshot() pins what reads see.
+   */
+  readOnly?: boolean;
 }
 
 interface Coll {
@@ -58,6 +63,7 @@ export class SqliteStore implements Store {
   readonly kind = 'embedded' as const;
   readonly capabilities = { transactions: true };
   readonly file: string;
+  readonly readOnly: boolean;
   private readonly db: Database.Database;
   private readonly colls = new Map<string, Coll>();
   private readonly stmts = new Map<string, Database.Statement>();
@@ -72,18 +78,37 @@ export class SqliteStore implements Store {
     const dir = options.dataDir ?? './data';
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, 'store.sqlite');
-    this.db = new Database(this.file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    this.readOnly = options.readOnly === true;
+    this.db = new Database(this.file, this.readOnly ? { readonly: true, fileMustExist: true } : undefined);
+    if (!this.readOnly) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    }
     // Another process (a seed or import script) may hold the write lock for a moment.
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('cache_size = -32768');
+    // A read-only connection beside the writer (an import's validation) reads mostly by index: 8 MB.
+    this.db.pragma(`cache_size = ${this.readOnly ? -8192 : -32768}`);
     registerFunctions(this.db);
     this.planner = new PagePlanner(this.db);
     this.searchReads = new SearchReads(this.db, (sql) => this.stmt(sql), (f) => this.run(f), { file: this.file, readers: options.searchReaders ?? 0 });
     this.group = new GroupCommit(this.db, (f) => this.run(f));
+    if (this.readOnly) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
     upgradeLayout(this.db);
+  }
+
+  /**
+   * Read-only stores: every read from now until releaseSnapshot() sees the database as it is
+   * now (a WAL read transaction), whatever the writer commits meanwhile.
+   */
+  holdSnapshot(): void {
+    if (!this.readOnly) throw new StoreError('INVALID_ARGUMENT', 'only a read-only store holds a snapshot');
+    this.db.exec('BEGIN');
+    this.db.prepare('SELECT count(*) FROM sqlite_schema').get(); // the snapshot starts at the first read
+  }
+
+  releaseSnapshot(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
   }
 
   private stmt(sql: string): Database.Statement {
@@ -466,8 +491,9 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.searchReads.close();
+    this.releaseSnapshot();
     // Fold the WAL back into the main file so a copied data directory is self-contained.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    if (!this.readOnly) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
 }

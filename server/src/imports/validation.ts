@@ -1,0 +1,87 @@
+/**
+ * Validating a whole file, batch by batch: the records are read from the upload, checked
+ * (check.ts), the valid rows of a commit staged (stage.ts), and a dry run's rows planned
+ * against the store (plan.ts). It only reads the store; what it found comes out as one
+ * outcome per batch, which the runner records in the job. The same generator runs on the
+ * runner's thread or, for the embedded store, on a worker thread (validationThread.ts).
+ */
+import type { Store } from '../store/types';
+import { BatchChecker, type RowInput } from './check';
+import type { ImportContext } from './context';
+import type { RejectedRow } from './jobs';
+import { planBatch } from './plan';
+import { readRecords, type FileFormat } from './source';
+import { StageWriter } from './stage';
+
+export interface ValidationInput {
+  uploadPath: string;
+  format: FileFormat;
+  maxContentBytes: number;
+  batchSize: number;
+  /** A commit stages its valid rows here; a dry run (no stage) plans them instead. */
+  stagePath?: string;
+  /** Who the dry run's plan writes as. */
+  actor: string;
+}
+
+export interface BatchOutcome {
+  /** Data rows in the batch (blank lines are not rows). */
+  rows: number;
+  /** Rows that passed (staged, or planned by a dry run). */
+  valid: number;
+  /** This batch's rejected rows, in row order, every check's messages merged. */
+  rejected: RejectedRow[];
+  /** A dry run's plan of the batch. */
+  insert: number;
+  update: number;
+  unchanged: number;
+  /** Bytes of the upload read so far: the total rows are estimated from it. */
+  bytes: number;
+  /** The staging file so far: complete lines, and its length in bytes. */
+  stagedLines: number;
+  stagedBytes: number;
+}
+
+export async function* validateFile(ctx: ImportContext, store: Store, input: ValidationInput): AsyncGenerator<BatchOutcome> {
+  const checker = new BatchChecker(ctx, store);
+  const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
+  const progress = { bytes: 0 };
+  let record = 0;
+  let batch: RowInput[] = [];
+  const check = async (): Promise<BatchOutcome> => {
+    const { staged, rejected } = await checker.check(batch);
+    await stage?.append(staged);
+    const out: BatchOutcome = {
+      rows: batch.length, valid: staged.length, rejected, insert: 0, update: 0, unchanged: 0,
+      bytes: progress.bytes, stagedLines: stage?.lines ?? 0, stagedBytes: stage?.bytes ?? 0,
+    };
+    if (!stage) {
+      const plan = await planBatch(store, ctx, staged, input.actor, new Date().toISOString(), true);
+      out.insert = plan.inserts.length;
+      out.update = plan.updates.length;
+      out.unchanged = plan.unchanged;
+      out.valid -= plan.rejected.length;
+      out.rejected = [...rejected, ...plan.rejected].sort((a, b) => a.row - b.row);
+    }
+    batch = [];
+    return out;
+  };
+  try {
+    for await (const chunk of readRecords(input.uploadPath, input.format, input.maxContentBytes, progress)) {
+      for (let i = 0; i < chunk.rows.length; i++) {
+        const cells = chunk.rows[i];
+        record++;
+        if (record === 1 || BatchChecker.isBlank(cells)) continue; // the header; blank lines
+        batch.push({ row: record, cells, broken: chunk.broken.get(i) });
+      }
+      if (batch.length >= input.batchSize) yield await check();
+    }
+    const last = batch.length > 0 ? await check() : undefined;
+    // Synced before the last outcome: a job only moves on to writing with every row on disk.
+    await stage?.close();
+    if (last) yield last;
+  } catch (e) {
+    if (input.stagePath) await stage?.discard(input.stagePath);
+    throw e;
+  }
+}

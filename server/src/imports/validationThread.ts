@@ -1,0 +1,58 @@
+/**
+ * validateFile on a worker thread, for the embedded store: the main thread stays free to serve
+ * requests and to write the rows already validated while the rest of the file is checked.
+ * The outcomes come back in order, as from validateFile itself; errors keep their class.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Registry } from '../../../engine/src/index';
+import { EncodingError, TooLargeError } from './source';
+import type { BatchOutcome, ValidationInput } from './validation';
+import type { ValidationJob, ValidationMessage } from './validationWorker';
+
+const WORKER = new URL('./validationWorker.ts', import.meta.url).href;
+// Sources run through tsx and a worker does not inherit its loader (as sqlite-search-pool.ts).
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(WORKER)}))`;
+
+/**
+ * What the thread keeps alive is its batch and the import keys seen (about 60 MB for a million);
+ * a cap of its own makes it collect early (it would otherwise take the server's cap too, and the
+ * two heaps together pass the 500 MB an import of a million rows may use).
+ */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+
+function thrown(error: Extract<ValidationMessage, { kind: 'error' }>['error']): Error {
+  if (error.type === 'encoding') return new EncodingError();
+  if (error.type === 'too-large') return new TooLargeError(error.limit ?? 0);
+  return new Error(error.message);
+}
+
+export async function* validateInThread(registry: Registry, entity: string, header: string[], storeFile: string, input: ValidationInput): AsyncGenerator<BatchOutcome> {
+  const job: ValidationJob = { registry, entity, header, storeFile, input };
+  const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
+  const queue: ValidationMessage[] = [];
+  let wake: (() => void) | null = null;
+  const push = (m: ValidationMessage) => {
+    queue.push(m);
+    wake?.();
+  };
+  worker.on('message', push);
+  worker.on('error', (e: Error & { code?: string }) => {
+    const message = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `checking the file took more than the ${THREAD_HEAP.maxOldGenerationSizeMb} MB it may use: split it into smaller files` : e.message;
+    push({ kind: 'error', error: { type: 'other', message } });
+  });
+  worker.on('exit', (code) => push({ kind: 'error', error: { type: 'other', message: `the validation thread stopped (exit code ${code})` } }));
+  try {
+    for (;;) {
+      if (queue.length === 0) await new Promise<void>((r) => { wake = r; });
+      wake = null;
+      const m = queue.shift()!;
+      if (m.kind === 'done') return;
+      if (m.kind === 'error') throw thrown(m.error);
+      yield m.outcome;
+    }
+  } finally {
+    worker.removeAllListeners();
+    await worker.terminate();
+  }
+}
