@@ -16,6 +16,7 @@
  */
 import type Database from 'better-sqlite3';
 import { jsonPath } from './sqlite-sql.js';
+import { clearPending, DEFER_ROWS, PendingRows } from './sqlite-search-defer.js';
 
 export const SEARCH_META = '__store_search';
 /**
@@ -57,6 +58,7 @@ function saveMeta(db: Database.Database, coll: string, paths: string[]): void {
 /** (Re)creates the index of every document, joining the paths in the given order. */
 function rebuild(db: Database.Database, coll: string, table: string, paths: string[]): void {
   dropTriggers(db, coll);
+  clearPending(db, coll); // every row is indexed below
   db.exec(`DROP TABLE IF EXISTS ${ftsTable(coll)}`);
   if (paths.length > 0) {
     db.exec(`CREATE VIRTUAL TABLE ${ftsTable(coll)} USING fts5(text, tokenize = 'trigram case_sensitive 0')`);
@@ -111,26 +113,58 @@ export function upgradeSearch(db: Database.Database): void {
 export class SearchSync {
   private readonly add: Database.Statement;
   private readonly drop: Database.Statement;
+  private readonly pending: PendingRows;
 
   constructor(db: Database.Database, coll: string, table: string, paths: string[]) {
     const fts = ftsTable(coll);
     this.add = db.prepare(`INSERT INTO ${fts} (rowid, text) SELECT src.rowid, ${textExpr(paths, 'src')} FROM ${table} AS src WHERE src.rowid BETWEEN ? AND ?`);
     this.drop = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
+    this.pending = new PendingRows(db, coll);
   }
 
-  /** Indexes the rows just inserted, rowids first to last: one statement for a whole bulk insert. */
-  added(first: number, last: number): void {
-    this.add.run(first, last);
+  /**
+   * Indexes the rows just inserted, rowids first to last: one statement for a whole bulk insert,
+   * or, for a large one or while rows wait already, later (sqlite-search-defer.ts). True when deferred.
+   */
+  added(first: number, last: number): boolean {
+    const waiting = this.pending.get();
+    if (!waiting && last - first + 1 < DEFER_ROWS) {
+      this.add.run(first, last);
+      return false;
+    }
+    this.pending.set({ first: Math.min(waiting?.first ?? first, first), last: Math.max(waiting?.last ?? last, last) });
+    return true;
   }
 
-  /** Indexes a row whose document was replaced. */
+  /** Indexes a row whose document was replaced (a row waiting to be indexed is indexed as it is then). */
   changed(rowid: number): void {
+    if (this.waits(rowid)) return;
     this.drop.run(rowid);
     this.add.run(rowid, rowid);
   }
 
   removed(rowid: number): void {
-    this.drop.run(rowid);
+    if (!this.waits(rowid)) this.drop.run(rowid);
+  }
+
+  /** True when rows of this collection wait to be indexed. */
+  waiting(): boolean {
+    return this.pending.get() !== undefined;
+  }
+
+  private waits(rowid: number): boolean {
+    const r = this.pending.get();
+    return r !== undefined && rowid >= r.first && rowid <= r.last;
+  }
+
+  /** Indexes up to n of the rows waiting, oldest first; returns how many still wait. The caller runs it in a transaction. */
+  catchUp(n: number): number {
+    const r = this.pending.get();
+    if (!r) return 0;
+    const to = Math.min(r.last, r.first + n - 1);
+    this.add.run(r.first, to);
+    this.pending.set(to >= r.last ? undefined : { first: to + 1, last: r.last });
+    return to >= r.last ? 0 : r.last - to;
   }
 }
 

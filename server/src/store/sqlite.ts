@@ -15,6 +15,7 @@ import {
   type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
 import { ensureSearch, hasSearch, searchCondition, searchSync, type SearchSync } from './sqlite-search.js';
+import { pendingCollections, SearchCatchUp, SLICE_ROWS } from './sqlite-search-defer.js';
 import { sortIndexName, sortIndexPaths, uniqueIndexName, upgradeLayout } from './sqlite-layout.js';
 import { PagePlanner } from './sqlite-plan.js';
 import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
@@ -70,6 +71,7 @@ export class SqliteStore implements Store {
   private readonly planner: PagePlanner;
   private readonly searchReads: SearchReads;
   private readonly group: GroupCommit;
+  private readonly catchUp: SearchCatchUp;
   private closed = false;
   /** Set while transaction() runs: everything else waits, since all share one connection. */
   private txDone: Promise<void> | null = null;
@@ -92,9 +94,18 @@ export class SqliteStore implements Store {
     this.planner = new PagePlanner(this.db);
     this.searchReads = new SearchReads(this.db, (sql) => this.stmt(sql), (f) => this.run(f), { file: this.file, readers: options.searchReaders ?? 0 });
     this.group = new GroupCommit(this.db, (f) => this.run(f));
+    this.catchUp = new SearchCatchUp((f) => this.run(f), (coll, n) => this.indexWaiting(coll, n), (coll) => this.colls.get(coll)?.writes ?? 0, (coll) => this.searchReads.compactor.schedule(coll));
     if (this.readOnly) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
     upgradeLayout(this.db);
+    for (const coll of pendingCollections(this.db)) this.catchUp.schedule(coll);
+  }
+
+  /** Indexes up to n rows of a collection's search text that wait (sqlite-search-defer.ts); returns how many are left. */
+  private indexWaiting(name: string, n: number): number {
+    const c = this.coll(name, false);
+    const search = c && this.searchOf(c);
+    return search?.waiting() ? this.db.transaction(() => search.catchUp(n))() : 0;
   }
 
   /**
@@ -239,7 +250,7 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       this.write(c, () => {
         const rowid = Number(this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, text).lastInsertRowid);
-        this.searchOf(c)?.added(rowid, rowid);
+        if (this.searchOf(c)?.added(rowid, rowid)) this.catchUp.schedule(c.name);
       });
       this.noteArrays(c, doc);
     })();
@@ -261,7 +272,7 @@ export class SqliteStore implements Store {
       }
       // In this transaction nothing else inserts: the rows from first to last are these, and
       // one statement indexes them all (sqlite-search.ts).
-      if (first) this.searchOf(c)?.added(first, last);
+      if (first && this.searchOf(c)?.added(first, last)) this.catchUp.schedule(c.name);
     })();
     return prepared.map((p) => p.doc);
   }
@@ -295,6 +306,8 @@ export class SqliteStore implements Store {
     if (search === undefined || search === '') return w;
     if (typeof search !== 'string') throw new StoreError('INVALID_ARGUMENT', 'search must be a string');
     if (!c.searchable) throw new StoreError('INVALID_ARGUMENT', `${c.name} has no search paths`);
+    // Rows of a bulk insert whose text waits are indexed first: a search never misses one.
+    if (!this.readOnly) this.indexWaiting(c.name, Infinity);
     const s = searchCondition(c.name, search);
     return { sql: `(${w.sql}) AND ${s.sql}`, params: [...w.params, s.param] };
   }
@@ -421,6 +434,7 @@ export class SqliteStore implements Store {
   insertMany(coll: string, docs: Doc[]) { return this.run(() => this.insertManySync(coll, docs)); }
   get(coll: string, id: string) { return this.run(() => this.getSync(coll, id)); }
   async find(coll: string, options?: FindOptions): Promise<StoredDoc[]> {
+    if (options?.search) await this.caughtUp(coll);
     if (options?.search && this.searchReads.threaded) {
       const page = await this.findThreaded(coll, options);
       if (page) return page;
@@ -443,7 +457,16 @@ export class SqliteStore implements Store {
     const page = plan && (await this.searchReads.pageThreaded(c!, plan, o, free));
     return page ? project(page, o.projection) : null;
   }
-  count(coll: string, filter?: Filter, options?: { search?: string }) { return this.run(() => this.countSync(coll, filter, options)); }
+  async count(coll: string, filter?: Filter, options?: { search?: string }) {
+    if (options?.search) await this.caughtUp(coll);
+    return this.run(() => this.countSync(coll, filter, options));
+  }
+
+  /** Indexes the rows a search must see, a slice at a time, other requests served in between. */
+  private async caughtUp(coll: string): Promise<void> {
+    if (this.readOnly || typeof coll !== 'string') return;
+    while ((await this.run(() => this.indexWaiting(coll, SLICE_ROWS))) > 0) await new Promise((r) => setImmediate(r));
+  }
   update(coll: string, id: string, doc: Doc) { return this.group.add(() => this.updateSync(coll, id, doc)); }
   patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.group.add(() => this.patchSync(coll, id, set)); }
   delete(coll: string, id: string) { return this.group.add(() => this.deleteSync(coll, id)); }
@@ -490,6 +513,7 @@ export class SqliteStore implements Store {
     while (this.txDone) await this.txDone;
     if (this.closed) return;
     this.closed = true;
+    this.catchUp.stop();
     await this.searchReads.close();
     this.releaseSnapshot();
     // Fold the WAL back into the main file so a copied data directory is self-contained.
