@@ -114,3 +114,52 @@ export class StageTail {
     await this.fh.close().catch(() => undefined);
   }
 }
+
+/**
+ * Writes staged rows while validation is still appending to the staging file: a chunk each
+ * time a full one is there, in order, from the first line. It stops (after the chunk in hand)
+ * when told to, when a write fails (error), or when halted because all or nothing has already
+ * lost; the rest of the file is then written by the runner's apply(), from the checkpoint.
+ */
+export class StageFollower {
+  error: unknown;
+  private end = { lines: 0, bytes: 0 };
+  private halted = false;
+  private wake: (() => void) | null = null;
+  private readonly done: Promise<void>;
+
+  constructor(path: string, private readonly write: (rows: Staged[], first: number) => Promise<unknown>, private readonly chunk: number) {
+    this.done = this.run(path).catch((e: unknown) => { this.error = e; });
+  }
+
+  advance(lines: number, bytes: number, halt: boolean): void {
+    this.end = { lines, bytes };
+    if (halt) this.halted = true;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.halted = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async run(path: string): Promise<void> {
+    let tail: StageTail | undefined; // the validation thread creates the file: opened once it has rows
+    try {
+      while (!this.halted) {
+        if (this.end.lines - (tail?.position ?? 0) < this.chunk) {
+          await new Promise<void>((r) => { this.wake = r; });
+          this.wake = null;
+          continue;
+        }
+        tail ??= await StageTail.open(path);
+        const first = tail.position;
+        await this.write(await tail.next(this.chunk, this.end.bytes), first);
+      }
+    } finally {
+      await tail?.close();
+    }
+  }
+}
+

@@ -7,21 +7,22 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { arrayPaths, applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
+import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { lookupTargets, registerFunctions, runPipeline, splitLeadingMatch } from './sqlite-fns.js';
-import { columnName, compileFilter, compileSort, keyExpr, type CompileEnv } from './sqlite-sql.js';
+import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
   type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
-import { ensureSearch, hasSearch, searchCondition, searchSync, type SearchSync } from './sqlite-search.js';
+import { searchCondition } from './sqlite-search.js';
+import { Collections, createArraysMeta, writeTo, type Coll } from './sqlite-collections.js';
 import { pendingCollections, SearchCatchUp, SLICE_ROWS } from './sqlite-search-defer.js';
-import { sortIndexName, sortIndexPaths, uniqueIndexName, upgradeLayout } from './sqlite-layout.js';
+import { upgradeLayout } from './sqlite-layout.js';
 import { PagePlanner } from './sqlite-plan.js';
 import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
 import { GroupCommit } from './sqlite-group-commit.js';
 import { SqliteTxView } from './sqlite-tx.js';
-import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+import { validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 export interface SqliteStoreOptions {
   /** Directory holding the database file; created when missing. Default ./data. */
@@ -46,27 +47,13 @@ export interface SqliteStoreOptions {
   readOnly?: boolean;
 }
 
-interface Coll {
-  name: string;
-  table: string;
-  /** True when the collection has a search index (searchPaths were given). */
-  searchable?: boolean;
-  /** Keeps the search index in step on writes (null: none); loaded on the first write. */
-  search?: SearchSync | null;
-  env: { arrayPaths: Set<string>; columns: Map<string, string> } & CompileEnv;
-  /** Writes since this process opened the collection; ages the planner's decisions. */
-  writes: number;
-}
-
-const META = '__store_arrays';
-
 export class SqliteStore implements Store {
   readonly kind = 'embedded' as const;
   readonly capabilities = { transactions: true };
   readonly file: string;
   readonly readOnly: boolean;
   private readonly db: Database.Database;
-  private readonly colls = new Map<string, Coll>();
+  private readonly collections: Collections;
   private readonly stmts = new Map<string, Database.Statement>();
   private readonly planner: PagePlanner;
   private readonly searchReads: SearchReads;
@@ -91,20 +78,21 @@ export class SqliteStore implements Store {
     // A read-only connection beside the writer (an import's validation) reads mostly by index: 8 MB.
     this.db.pragma(`cache_size = ${this.readOnly ? -8192 : -32768}`);
     registerFunctions(this.db);
+    this.collections = new Collections(this.db, (sql) => this.stmt(sql));
     this.planner = new PagePlanner(this.db);
     this.searchReads = new SearchReads(this.db, (sql) => this.stmt(sql), (f) => this.run(f), { file: this.file, readers: options.searchReaders ?? 0 });
     this.group = new GroupCommit(this.db, (f) => this.run(f));
-    this.catchUp = new SearchCatchUp((f) => this.run(f), (coll, n) => this.indexWaiting(coll, n), (coll) => this.colls.get(coll)?.writes ?? 0, (coll) => this.searchReads.compactor.schedule(coll));
+    this.catchUp = new SearchCatchUp((f) => this.run(f), (coll, n) => this.indexWaiting(coll, n), (coll) => this.collections.writes(coll), (coll) => this.searchReads.compactor.schedule(coll));
     if (this.readOnly) return;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (coll TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (coll, path)) WITHOUT ROWID`);
+    createArraysMeta(this.db);
     upgradeLayout(this.db);
     for (const coll of pendingCollections(this.db)) this.catchUp.schedule(coll);
   }
 
   /** Indexes up to n rows of a collection's search text that wait (sqlite-search-defer.ts); returns how many are left. */
   private indexWaiting(name: string, n: number): number {
-    const c = this.coll(name, false);
-    const search = c && this.searchOf(c);
+    const c = this.collections.get(name, false);
+    const search = c && this.collections.searchOf(c);
     return search?.waiting() ? this.db.transaction(() => search.catchUp(n))() : 0;
   }
 
@@ -132,27 +120,6 @@ export class SqliteStore implements Store {
     return s;
   }
 
-  /** The collection's state; creates the table when `create` (writes), else null when absent. */
-  private coll(name: string, create: boolean): Coll | null {
-    const known = this.colls.get(name);
-    if (known) return known;
-    validateCollectionName(name);
-    const table = `"${name}"`;
-    const exists = this.db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).get(name);
-    if (!exists) {
-      if (!create) return null;
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
-    }
-    const columns = new Map<string, string>();
-    for (const c of this.db.prepare(`SELECT name FROM pragma_table_xinfo(?)`).all(name) as { name: string }[]) {
-      if (c.name.startsWith('k:')) columns.set(c.name.slice(2), `"${c.name}"`);
-    }
-    const paths = this.db.prepare(`SELECT path FROM ${META} WHERE coll = ?`).pluck().all(name) as string[];
-    const coll: Coll = { name, table, searchable: hasSearch(this.db, name), env: { arrayPaths: new Set(paths), columns }, writes: 0 };
-    this.colls.set(name, coll);
-    return coll;
-  }
-
   private check(): void {
     if (this.closed) throw new StoreError('CLOSED', 'the store is closed');
   }
@@ -167,92 +134,19 @@ export class SqliteStore implements Store {
   // ---- synchronous core, shared by the public methods and the transaction view ----
 
   ensureSync(spec: CollectionSpec): void {
-    validateCollectionName(spec.name);
-    const paths = new Set<string>();
-    for (const key of spec.uniqueKeys) {
-      if (!Array.isArray(key) || key.length === 0) throw new StoreError('INVALID_ARGUMENT', 'a unique key lists one or more paths');
-      key.forEach((p) => paths.add(p));
-    }
-    spec.indexes.forEach((p) => paths.add(p));
-    for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
-    for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
-    try {
-      this.ensureTx(spec, paths);
-      if ((spec.searchPaths ?? []).length > 0) this.searchReads.compactor.schedule(spec.name);
-    } catch (e) {
-      this.colls.delete(spec.name); // the rollback undid columns the cached state already lists
-      throw e;
-    }
-  }
-
-  private ensureTx(spec: CollectionSpec, paths: Set<string>): void {
-    this.db.transaction(() => {
-      const c = this.coll(spec.name, true)!;
-      for (const p of paths) {
-        if (p === 'id' || c.env.columns.has(p)) continue;
-        this.db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${columnName(p)} GENERATED ALWAYS AS ${keyExpr(p)} VIRTUAL`);
-        c.env.columns.set(p, columnName(p));
-      }
-      const col = (p: string) => (p === 'id' ? 'id' : c.env.columns.get(p)!);
-      for (const key of spec.uniqueKeys) {
-        // SQL NULL (missing or null) never collides in a UNIQUE index: documents without the
-        // key are not constrained, which the MongoDB adapter reproduces with a sparse field.
-        this.write(c, () => this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${uniqueIndexName(spec.name, key)} ON ${c.table} (${key.map(col).join(', ')})`));
-      }
-      // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early (sqlite-layout.ts).
-      for (const p of sortIndexPaths(spec.indexes, spec.uniqueKeys)) this.db.exec(`CREATE INDEX IF NOT EXISTS ${sortIndexName(spec.name, p)} ON ${c.table} (${col(p)}, id)`);
-      ensureSearch(this.db, spec.name, c.table, spec.searchPaths ?? []);
-      c.search = undefined;
-      c.searchable = (spec.searchPaths ?? []).length > 0;
-    })();
-  }
-
-  /** Remembers where arrays occur, so later filters on those paths take the exact (mingo) route. */
-  private noteArrays(c: Coll, doc: StoredDoc): void {
-    for (const p of arrayPaths(doc)) {
-      if (c.env.arrayPaths.has(p)) continue;
-      this.stmt(`INSERT OR IGNORE INTO ${META} (coll, path) VALUES (?, ?)`).run(c.name, p);
-      c.env.arrayPaths.add(p);
-    }
-  }
-
-  private translate(c: Coll, e: unknown): never {
-    const err = e as { code?: string; message?: string };
-    if (err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreError('DUPLICATE_KEY', `duplicate id in ${c.name}`, ['id'], { cause: e });
-    // SQLite names the columns of the violated index: "UNIQUE constraint failed: t.k:a, t.k:b".
-    const m = /UNIQUE constraint failed: (.*)$/.exec(err.message ?? '');
-    if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' && m) {
-      const fields = m[1].split(', ').map((col) => col.slice(col.indexOf('.') + 1).replace(/^k:/, ''));
-      const what = fields.length === 1 && fields[0] === 'id' ? 'id' : `value for ${fields.join(' + ')}`;
-      throw new StoreError('DUPLICATE_KEY', `duplicate ${what} in ${c.name}`, fields, { cause: e });
-    }
-    throw e;
-  }
-
-  private write(c: Coll, f: () => void): void {
-    c.writes++;
-    try {
-      f();
-    } catch (e) {
-      this.translate(c, e);
-    }
-  }
-
-  /** The collection's search upkeep: every write method tells it which rows it wrote. */
-  private searchOf(c: Coll): SearchSync | null {
-    if (c.search === undefined) c.search = searchSync(this.db, c.name, c.table);
-    return c.search;
+    this.collections.ensure(spec);
+    if ((spec.searchPaths ?? []).length > 0) this.searchReads.compactor.schedule(spec.name);
   }
 
   insertSync(name: string, input: Doc): StoredDoc {
     const { doc, text } = prepareDocText(input);
-    const c = this.coll(name, true)!;
+    const c = this.collections.get(name, true)!;
     this.db.transaction(() => {
-      this.write(c, () => {
+      writeTo(c, () => {
         const rowid = Number(this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`).run(doc.id, text).lastInsertRowid);
-        if (this.searchOf(c)?.added(rowid, rowid)) this.catchUp.schedule(c.name);
+        if (this.collections.searchOf(c)?.added(rowid, rowid)) this.catchUp.schedule(c.name);
       });
-      this.noteArrays(c, doc);
+      this.collections.noteArrays(c, doc);
     })();
     return doc; // prepareDoc's own copy: nothing else holds it
   }
@@ -260,25 +154,25 @@ export class SqliteStore implements Store {
   insertManySync(name: string, docs: Doc[]): StoredDoc[] {
     if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
     const prepared = docs.map(prepareDocText);
-    const c = this.coll(name, true)!;
+    const c = this.collections.get(name, true)!;
     const ins = this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`);
     this.db.transaction(() => {
       let first = 0;
       let last = 0;
       for (const { doc, text } of prepared) {
-        this.write(c, () => { last = Number(ins.run(doc.id, text).lastInsertRowid); });
+        writeTo(c, () => { last = Number(ins.run(doc.id, text).lastInsertRowid); });
         first ||= last;
-        this.noteArrays(c, doc);
+        this.collections.noteArrays(c, doc);
       }
       // In this transaction nothing else inserts: the rows from first to last are these, and
       // one statement indexes them all (sqlite-search.ts).
-      if (first && this.searchOf(c)?.added(first, last)) this.catchUp.schedule(c.name);
+      if (first && this.collections.searchOf(c)?.added(first, last)) this.catchUp.schedule(c.name);
     })();
     return prepared.map((p) => p.doc);
   }
 
   getSync(name: string, id: string): StoredDoc | null {
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     if (!c || typeof id !== 'string') return null;
     const text = this.stmt(`SELECT doc FROM ${c.table} WHERE id = ?`).pluck().get(id) as string | undefined;
     return text === undefined ? null : (JSON.parse(text) as StoredDoc);
@@ -288,7 +182,7 @@ export class SqliteStore implements Store {
     validatePaging(o.skip, o.limit);
     if (o.sort !== undefined) validateSort(o.sort);
     validateFilter(o.filter ?? {});
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     if (!c || o.limit === 0) return [];
     const plan = this.searchPlan(c, o);
     const page = plan && this.searchReads.pageSync(c, plan, o);
@@ -319,7 +213,7 @@ export class SqliteStore implements Store {
 
   countSync(name: string, filter?: Filter, options: { search?: string } = {}): number {
     validateFilter(filter ?? {});
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     if (!c) return 0;
     const w = this.withSearch(c, compileFilter(c.env, filter), options.search);
     const run = () => this.stmt(`SELECT count(*) FROM ${c.table} WHERE ${w.sql}`).pluck().get(...w.params) as number;
@@ -330,8 +224,8 @@ export class SqliteStore implements Store {
   /** Replaces a document; the caller runs it in a transaction. */
   private replace(c: Coll, doc: StoredDoc): boolean {
     let changes = 0;
-    const search = this.searchOf(c);
-    this.write(c, () => {
+    const search = this.collections.searchOf(c);
+    writeTo(c, () => {
       if (!search) {
         changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc.id).changes;
         return;
@@ -341,13 +235,13 @@ export class SqliteStore implements Store {
       changes = this.stmt(`UPDATE ${c.table} SET doc = ? WHERE rowid = ?`).run(JSON.stringify(doc), rowid).changes;
       search.changed(rowid);
     });
-    if (changes > 0) this.noteArrays(c, doc);
+    if (changes > 0) this.collections.noteArrays(c, doc);
     return changes > 0;
   }
 
   updateSync(name: string, id: string, input: Doc): StoredDoc {
     const doc = prepareReplacement(id, input);
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     const ok = c ? this.db.transaction(() => this.replace(c, doc))() : false;
     if (!ok) throw new StoreError('NOT_FOUND', `no ${name} with id ${id}`);
     return doc;
@@ -358,16 +252,16 @@ export class SqliteStore implements Store {
       const current = this.getSync(name, id);
       if (!current) throw new StoreError('NOT_FOUND', `no ${name} with id ${id}`);
       const next = applySet(current, set);
-      this.replace(this.coll(name, false)!, next);
+      this.replace(this.collections.get(name, false)!, next);
       return next;
     })();
   }
 
   deleteSync(name: string, id: string): boolean {
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     if (!c || typeof id !== 'string') return false;
     c.writes++;
-    const search = this.searchOf(c);
+    const search = this.collections.searchOf(c);
     if (!search) return this.stmt(`DELETE FROM ${c.table} WHERE id = ?`).run(id).changes > 0;
     return this.db.transaction(() => {
       const rowid = this.stmt(`SELECT rowid FROM ${c.table} WHERE id = ?`).pluck().get(id) as number | undefined;
@@ -383,7 +277,7 @@ export class SqliteStore implements Store {
     keyPaths.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
     if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'upsertMany needs an array');
     const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-    const c = this.coll(name, true)!;
+    const c = this.collections.get(name, true)!;
     this.db.transaction(() => {
       for (const input of docs) {
         const values = keyValues(input, keyPaths);
@@ -412,7 +306,7 @@ export class SqliteStore implements Store {
     const { filters, rest } = splitLeadingMatch(pipeline);
     const foreign = new Map<string, Doc[]>();
     for (const f of lookupTargets(rest)) foreign.set(f, this.findSync(f));
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     if (!c) return runPipeline(rest, [], foreign);
     const w = compileFilter(c.env, filters.length > 0 ? { $and: filters } : {});
     const rows = this.stmt(`SELECT doc FROM ${c.table} WHERE ${w.sql}`).pluck().iterate(...w.params) as IterableIterator<string>;
@@ -452,7 +346,7 @@ export class SqliteStore implements Store {
     validatePaging(o.skip, o.limit);
     if (o.sort !== undefined) validateSort(o.sort);
     validateFilter(o.filter ?? {});
-    const c = this.coll(name, false);
+    const c = this.collections.get(name, false);
     const plan = c && o.limit !== 0 ? this.searchPlan(c, o) : null;
     const page = plan && (await this.searchReads.pageThreaded(c!, plan, o, free));
     return page ? project(page, o.projection) : null;
