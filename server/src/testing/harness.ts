@@ -44,36 +44,52 @@ export function realRegistry(): Registry {
 
 let passwordHash: Promise<string> | undefined;
 
-export async function startHarness(options: { registry?: Registry; bodyLimit?: number } = {}): Promise<Harness> {
-  const registry = options.registry ?? realRegistry();
+/** A store of its own for one test server, prepared from the definitions: a temp directory, or a fresh database on MONGODB_URI. */
+export async function openTestStore(registry: Registry, prefix: string): Promise<{ store: Store; dir: string; dispose(): Promise<void> }> {
   const target = storeTarget();
-  const dir = mkdtempSync(join(tmpdir(), 'tm-api-'));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const store = await openStore(target.uri
     ? { mongodbUri: withDatabase(target.uri, `t_${randomBytes(6).toString('hex')}`) }
     : { dataDir: dir });
   await prepareStore(registry, store);
+  return {
+    store, dir,
+    async dispose() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Makes signed-in users with the given access (and a password, so the identity routes treat them as real). */
+export function testUsers(store: Store, sessions: Sessions, prefix = 'user'): (access: string[], extra?: Record<string, unknown>) => Promise<{ id: string; headers: Record<string, string> }> {
+  passwordHash ??= hashPassword('Secret-pass-1');
+  let n = 0;
+  return async (access, extra = {}) => {
+    const user = await store.insert('user', {
+      email: `${prefix}${n++}-${randomBytes(3).toString('hex')}@test.local`, display_name: 'Test User', state: 1,
+      access, groups: [], templates: [], profiles: [], password_hash: await passwordHash!, ...extra,
+    } as never);
+    const { token } = await sessions.create(user.id);
+    return { id: user.id, headers: { authorization: `Bearer ${token}` } };
+  };
+}
+
+export async function startHarness(options: { registry?: Registry; bodyLimit?: number } = {}): Promise<Harness> {
+  const registry = options.registry ?? realRegistry();
+  const { store, dir, dispose } = await openTestStore(registry, 'tm-api-');
   const sessions = new Sessions(registry, store);
   const app = await buildApp({
     registry, store, authenticator: sessions, bodyLimit: options.bodyLimit,
     plugins: routePlugins({ registry, store, sessions, config: readConfig({ ...process.env, DATA_DIR: dir }) }),
   });
   await app.ready();
-  passwordHash ??= hashPassword('Secret-pass-1');
-  let n = 0;
   return {
     app, store, registry, sessions,
-    async userWith(access, extra = {}) {
-      const user = await store.insert('user', {
-        email: `user${n++}-${randomBytes(3).toString('hex')}@test.local`, display_name: 'Test User', state: 1,
-        access, groups: [], templates: [], profiles: [], password_hash: await passwordHash!, ...extra,
-      } as never);
-      const { token } = await sessions.create(user.id);
-      return { id: user.id, headers: { authorization: `Bearer ${token}` } };
-    },
+    userWith: testUsers(store, sessions),
     async close() {
       await app.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await dispose();
     },
   };
 }

@@ -1,19 +1,15 @@
 /**
- * A server with the import routes, for this module's tests: the shared harness's pattern
- * (server/src/testing/harness.ts) plus importRoutes, until the lead wires them into it.
+ * A server with only the import routes (and the runner, to wait for jobs), for this module's
+ * tests, on a store of its own (server/src/testing/harness.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../../engine/src/index';
 import { buildApp } from '../../app';
-import { prepareStore } from '../../boot';
-import { openStore } from '../../store/index';
 import type { Store } from '../../store/types';
 import { Sessions } from '../../auth/sessions';
-import { realRegistry, storeTarget } from '../../testing/harness';
+import { openTestStore, realRegistry, testUsers } from '../../testing/harness';
 import { importRoutes, type ImportRoutesOptions } from '../../routes/imports';
 import type { ImportRunner } from '../runner';
 
@@ -29,16 +25,7 @@ export interface ImportHarness {
 
 export async function startImportHarness(options: Partial<ImportRoutesOptions> = {}): Promise<ImportHarness> {
   const registry = options.registry ?? realRegistry();
-  const target = storeTarget();
-  const dir = mkdtempSync(join(tmpdir(), 'tm-imp-'));
-  let uri: string | undefined;
-  if (target.uri) {
-    const u = new URL(target.uri);
-    u.pathname = `/t_${randomBytes(6).toString('hex')}`;
-    uri = u.toString();
-  }
-  const store = await openStore(uri ? { mongodbUri: uri } : { dataDir: dir });
-  await prepareStore(registry, store);
+  const { store, dir, dispose } = await openTestStore(registry, 'tm-imp-');
   const sessions = new Sessions(registry, store);
   let runner!: ImportRunner;
   const app = await buildApp({
@@ -46,21 +33,15 @@ export async function startImportHarness(options: Partial<ImportRoutesOptions> =
     plugins: [(a) => importRoutes(a, { ...options, registry, store, dir: join(dir, 'imports'), onRunner: (r) => { runner = r; } })],
   });
   await app.ready();
-  let n = 0;
+  const users = testUsers(store, sessions, 'imp');
   return {
     app, store, registry, runner, dir,
     async userWith(access) {
-      const user = await store.insert('user', {
-        email: `imp${n++}-${randomBytes(3).toString('hex')}@test.local`, display_name: 'Import Tester', state: 1,
-        access, groups: [], templates: [], profiles: [], password_hash: 'x',
-      });
-      const { token } = await sessions.create(user.id);
-      return { authorization: `Bearer ${token}` };
+      return (await users(access, { display_name: 'Import Tester' })).headers;
     },
     async close() {
       await app.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await dispose();
     },
   };
 }
