@@ -176,6 +176,14 @@ export interface DeploymentSettings {
     ssoRoleMapping?: Record<string, unknown>;
   };
   integrations?: Record<string, unknown>;
+  /** The map under location fields; without it, no tiles are fetched (web/src/masterdata/widgets/mapLogic.ts). */
+  map?: {
+    tileUrl?: string;
+    attribution?: string;
+    maxZoom?: number;
+    center?: { lat?: number; lng?: number };
+    zoom?: number;
+  };
 }
 
 export interface DeploymentDef {

@@ -3,6 +3,7 @@
  * coordinates a marker may stand on. LocationMap.tsx (loaded only when a form shows a map)
  * does the drawing.
  */
+import type { DeploymentSettings } from '../../../../engine/src/index';
 export interface MapSettings {
   /** Tile URL template (`https://…/{z}/{x}/{y}.png`); empty: no tiles, the map is a plain pane. */
   tileUrl: string;
@@ -20,8 +21,8 @@ export const MAP_DEFAULTS: MapSettings = { tileUrl: '', attribution: '', maxZoom
 export const PLACE_ZOOM = 13;
 
 /** `settings.map` of schemas/deployment.json (checked by its meta-schema), with the defaults filled in. */
-export function mapSettings(settings: object): MapSettings {
-  const m = (settings as { map?: Partial<MapSettings> }).map ?? {};
+export function mapSettings(settings: Pick<DeploymentSettings, 'map'>): MapSettings {
+  const m = settings.map ?? {};
   return { ...MAP_DEFAULTS, ...m, center: { ...MAP_DEFAULTS.center, ...m.center } };
 }
 
