@@ -116,11 +116,7 @@ export class ImportRunner {
         // carries on. A validation takes back what it wrote meanwhile, then fails.
         const job = await getJob(this.store, id).catch(() => null);
         if (job && (job.phase === 'applying' || job.phase === 'rolling_back')) continue;
-        if (job && !job.dryRun) {
-          const undone = await undoFrom(this.store, id, 0).catch(() => -1);
-          if (undone < 0) continue;
-          if (undone > 0) await patchJob(this.store, id, { counts: { ...job.counts, insert: 0, update: 0, unchanged: 0 } }).catch(() => undefined);
-        }
+        if (job && !job.dryRun && (await this.takeBack(job).catch(() => -1)) < 0) continue;
         await this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason: String((e as Error).message ?? e).slice(0, 300) })).catch(() => undefined);
       }
     }
@@ -180,8 +176,7 @@ export class ImportRunner {
       return false;
     }
     if (job.counts.reject > 0 && job.mode === 'all-or-nothing') {
-      // What was written while the rest was validated goes back.
-      if (await undoFrom(this.store, job.id, 0)) await patchJob(this.store, job.id, { counts: { ...job.counts, insert: 0, update: 0, unchanged: 0 } });
+      await this.takeBack(job); // what was written while the rest was validated
       await rm(this.stagePath(job.id), { force: true });
       await this.finish(job.id, 'failed', jobMessage('error', 'IMPORT_REJECTED', { count: job.counts.reject }));
       return false;
@@ -197,10 +192,7 @@ export class ImportRunner {
       await this.validateOnce(job, ctx);
     } catch (e) {
       if (!(e instanceof WriteFailed)) throw e;
-      const cause = e.cause;
-      const reason = cause instanceof ApplyRejected ? `row ${cause.rows[0].row}: ${cause.message}` : String((cause as Error)?.message ?? cause);
-      if (!(cause instanceof ApplyRejected)) this.opts.log?.error({ err: cause, job: job.id }, 'import write failed; rolling back');
-      await this.rollback(job, reason.slice(0, 300));
+      await this.writeFailed(job, e.cause);
       throw e;
     }
   }
@@ -241,7 +233,6 @@ export class ImportRunner {
         await this.locked(() => this.record(job, o));
         writer?.advance(o.stagedLines, o.stagedBytes, job.mode === 'all-or-nothing' && job.counts.reject > 0);
         if (writer?.error !== undefined) throw new WriteFailed(writer.error);
-        if (this.stopping) throw new Stopping();
       }
     } finally {
       await writer?.stop();
@@ -292,13 +283,25 @@ export class ImportRunner {
       }
     } catch (e) {
       if (e instanceof Stopping) throw e;
-      const reason = e instanceof ApplyRejected ? `row ${e.rows[0].row}: ${e.message}` : String((e as Error).message ?? e);
-      if (!(e instanceof ApplyRejected)) this.opts.log?.error({ err: e, job: job.id }, 'import write failed; rolling back');
-      return this.rollback(job, reason.slice(0, 300));
+      return this.writeFailed(job, e);
     }
     await deleteJobDocs(this.store, UNDO, job.id);
     await rm(this.stagePath(job.id), { force: true });
     await this.finish(job.id, 'succeeded');
+  }
+
+  /** A write failed (all or nothing met a row it cannot write, or the store failed): the job is rolled back. */
+  private async writeFailed(job: Job, e: unknown): Promise<void> {
+    const reason = e instanceof ApplyRejected ? `row ${e.rows[0].row}: ${e.message}` : String((e as Error)?.message ?? e);
+    if (!(e instanceof ApplyRejected)) this.opts.log?.error({ err: e, job: job.id }, 'import write failed; rolling back');
+    return this.rollback(job, reason.slice(0, 300));
+  }
+
+  /** Takes back what a commit wrote while validating; the counts of written rows go back to 0. How many chunks were undone. */
+  private async takeBack(job: Job): Promise<number> {
+    const undone = await undoFrom(this.store, job.id, 0);
+    if (undone > 0) await patchJob(this.store, job.id, { counts: { ...job.counts, insert: 0, update: 0, unchanged: 0 } });
+    return undone;
   }
 
   private async rollback(job: Job, reason: string): Promise<void> {
