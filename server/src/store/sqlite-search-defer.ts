@@ -110,7 +110,8 @@ export class SearchCatchUp {
         if (this.writes(coll) !== seen) return this.schedule(coll); // written meanwhile: wait for quiet again
       }
     } catch {
-      // The store closed meanwhile: the range stays in the database for the next open.
+      // The store closed meanwhile, or a step failed: the range stays in the database, for the
+      // next open or the next search (which reports an error it meets to its caller).
     }
   }
 
