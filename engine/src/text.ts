@@ -15,6 +15,11 @@ export function localize(text: LocalText | string | undefined, lang: Lang = 'en'
 }
 
 /** Replaces `{name}` with values; unknown names stay visible so a missing value is noticed. */
+/** The names a template fills in (`{name}` or `{{name}}`), in order. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{\{?(\w+)\}?\}/g)].map((m) => m[1]);
+}
+
 export function interpolate(template: string, params: Record<string, unknown>): string {
   return template.replace(/\{\{?(\w+)\}?\}/g, (whole, key: string) =>
     key in params ? String(params[key]) : whole,

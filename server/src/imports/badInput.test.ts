@@ -70,6 +70,8 @@ describe('bad input writes nothing and keeps the server up', () => {
       expect(r.json().error.code).toBe('IMPORT_MISSING_COLUMNS');
       expect(r.json().error.message).toContain('Name (name)');
       expect(r.json().error.details.map((d: { field: string }) => d.field)).toContain(`${A}.erp_id`);
+      // The values of the message, for a client to say it in its user's language.
+      expect(r.json().error.params.columns).toContain('Name (name)');
     });
   });
 

@@ -66,6 +66,7 @@ describe('header mapping', () => {
     expect(j.status).toBe('succeeded');
     expect(j.columns.map((c: { path: string }) => c.path)).toEqual(['name', `${A}.erp_id`, `${A}.company_id`, `${A}.material_type`, `${A}.product_id`]);
     expect(j.messages).toEqual([expect.objectContaining({ code: 'IMPORT_UNKNOWN_COLUMNS', message: 'These columns are not fields of material and were not imported: Colour' })]);
+    expect(j).toMatchObject({ unknownColumns: ['Colour'], ignoredColumns: [] });
     expect(j.counts.insert).toBe(1);
   });
 

@@ -70,6 +70,9 @@ export interface Job {
   header: string[];
   columns: { header: string; path: string }[];
   messages: JobMessage[];
+  /** Headers that name no field (not imported), and headers read and left out on purpose (`id`). */
+  unknownColumns?: string[];
+  ignoredColumns?: string[];
   /** Why the job failed or was rolled back. */
   error?: JobMessage;
   /** How many times a server started working on it (a crash loop ends in a rollback). */
@@ -180,11 +183,13 @@ export function presentJob(job: Job): Record<string, unknown> {
   const phaseDone = job.phase === 'applying' ? job.rowsApplied : job.rowsValidated;
   const phaseTotal = job.phase === 'applying' ? job.rowsValid : job.rowsTotal;
   const finished = job.status !== 'queued' && job.status !== 'running';
-  // One bar for the whole job: validation is the first 40% of a commit, writing the rest.
+  // One bar for the whole job: validation is 40% of a commit, writing the rest (on the
+  // embedded store both advance together: rows are written while the rest is validated).
   const share = phaseTotal > 0 ? Math.min(1, phaseDone / phaseTotal) : 1;
+  const written = job.rowsTotal > 0 ? Math.min(1, job.rowsApplied / job.rowsTotal) : 0;
   let percent = 0;
   if (finished) percent = 100;
-  else if (job.phase === 'validating') percent = job.dryRun ? share * 100 : share * 40;
+  else if (job.phase === 'validating') percent = job.dryRun ? share * 100 : share * 40 + written * 60;
   else if (job.phase === 'applying') percent = 40 + share * 60;
   else if (job.phase === 'rolling_back') percent = 100;
   return {
@@ -212,6 +217,8 @@ export function presentJob(job: Job): Record<string, unknown> {
     rows: { total: job.rowsTotal, validated: job.rowsValidated, valid: job.rowsValid, applied: job.rowsApplied },
     counts: job.counts,
     columns: job.columns,
+    unknownColumns: job.unknownColumns ?? [],
+    ignoredColumns: job.ignoredColumns ?? [],
     messages: job.messages,
     error: job.error ?? null,
     errorFile: `/api/imports/${job.id}/errors.csv`,

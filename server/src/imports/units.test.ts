@@ -3,6 +3,7 @@ import { realRegistry } from '../testing/harness';
 import { columnCatalogue, mapHeader, normalizeHeader } from './columns';
 import { canonicalJson, eventId } from './context';
 import { csvLine, neutralise } from './errorFile';
+import { presentJob, zeroCounts, type Job } from './jobs';
 import { mergeInto } from './plan';
 import { removePaths, unneutralise } from './rows';
 import { detectDelimiter } from './source';
@@ -57,5 +58,24 @@ describe('import building blocks', () => {
     expect(cat.match('nothing like it')).toBeUndefined();
     const m = mapHeader(cat, ['id', 'name', 'Import errors', 'whatever', 'Name']);
     expect(m).toMatchObject({ ignored: ['id'], unknown: ['whatever'], duplicates: [{ header: 'Name', other: 'name' }] });
+  });
+
+  it('moves one progress bar through a commit whose rows are written while the rest is validated', () => {
+    const job = {
+      id: 'J', entity: 'material', kind: 'master', fileName: 'f.csv', fileBytes: 1, format: { delimiter: ',', encoding: 'utf-8' }, dryRun: false, mode: 'all-or-nothing',
+      status: 'running', phase: 'validating', createdAt: '', createdBy: { userId: 'u', email: 'e', displayName: 'd' }, rowsTotal: 1000, rowsExact: false,
+      rowsValidated: 0, rowsApplied: 0, rowsValid: 0, counts: zeroCounts(), header: [], columns: [], messages: [], attempts: 1, errorBatches: 0, errorRows: 0,
+    } as unknown as Job;
+    const percent = (over: Partial<Job>) => (presentJob({ ...job, ...over }).progress as { percent: number }).percent;
+    const steps = [
+      percent({}),
+      percent({ rowsValidated: 500 }),
+      percent({ rowsValidated: 500, rowsApplied: 300 }),
+      percent({ rowsValidated: 1000, rowsApplied: 400, rowsExact: true }),
+      percent({ phase: 'applying', rowsValidated: 1000, rowsValid: 1000, rowsApplied: 400 }),
+      percent({ phase: 'applying', rowsValidated: 1000, rowsValid: 1000, rowsApplied: 1000 }),
+    ];
+    expect(steps).toEqual([0, 20, 38, 64, 64, 100]);
+    expect(percent({ dryRun: true, rowsValidated: 500 })).toBe(50);
   });
 });

@@ -142,6 +142,8 @@ export async function prepareJob(reg: Registry, request: FastifyRequest, upload:
     header: sniffed.header,
     columns: mapping.columns.map((c) => ({ header: c.header, path: c.target.kind === 'rowCell' ? `${c.target.path}.${c.target.index + 1}.${c.target.sub}` : c.target.path })),
     messages,
+    unknownColumns: mapping.unknown,
+    ignoredColumns: mapping.ignored,
     attempts: 0,
     errorBatches: 0,
     errorRows: 0,

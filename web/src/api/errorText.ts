@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ERRORS } from '../../../engine/src/index';
+import { ERRORS, placeholders } from '../../../engine/src/index';
 import { ApiRequestError } from './errors';
 
 type CatalogueEntry = { key: string; template: string };
@@ -10,13 +10,14 @@ export function catalogueEntry(code: string): CatalogueEntry | undefined {
 }
 
 /**
- * A server error in the interface language: catalogue messages without values are
- * translated by their key; messages with values, and unknown errors, stay as the server
- * wrote them (the values are not in the answer).
+ * A server error in the interface language: a catalogue message is translated by its key,
+ * with the values the server sent (`params`); one whose values did not come, and an unknown
+ * error, stays as the server wrote it.
  */
 export function errorText(e: unknown, t: TFunction): string {
   if (!(e instanceof ApiRequestError)) return e instanceof Error ? e.message : String(e);
   const entry = catalogueEntry(e.code);
-  if (!entry || entry.template.includes('{')) return e.message;
-  return t(entry.key, { defaultValue: e.message });
+  if (!entry) return e.message;
+  if (placeholders(entry.template).some((name) => e.params[name] === undefined || e.params[name] === null)) return e.message;
+  return t(entry.key, { ...e.params, defaultValue: e.message });
 }

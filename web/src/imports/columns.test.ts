@@ -25,10 +25,8 @@ describe('import column mapping', () => {
   it('reads the mapped, unknown and ignored columns of a job', () => {
     const mapping = columnMapping({
       columns: [{ header: 'Name', path: 'name' }, { header: `${A}.erp_id`, path: `${A}.erp_id` }],
-      messages: [
-        { severity: 'warn', code: 'IMPORT_UNKNOWN_COLUMNS', message: '…', params: { entity: 'material', columns: 'Colour, Size' } },
-        { severity: 'warn', code: 'IMPORT_IGNORED_COLUMNS', message: '…', params: { columns: 'id', keys: 'x' } },
-      ],
+      unknownColumns: ['Colour', 'Size'],
+      ignoredColumns: ['id'],
     }, material, 'en');
     expect(mapping.mapped).toEqual([
       { header: 'Name', path: 'name', label: 'Name' },
@@ -36,6 +34,6 @@ describe('import column mapping', () => {
     ]);
     expect(mapping.unknown).toEqual(['Colour', 'Size']);
     expect(mapping.ignored).toEqual(['id']);
-    expect(columnMapping({ messages: [] }, material, 'en')).toEqual({ mapped: [], unknown: [], ignored: [] });
+    expect(columnMapping({}, material, 'en')).toEqual({ mapped: [], unknown: [], ignored: [] });
   });
 });

@@ -56,16 +56,10 @@ export interface ColumnMapping {
   ignored: string[];
 }
 
-/** The headers a job's file-level message lists (`params.columns`, joined with ", "). */
-function listed(job: Pick<ImportJob, 'messages'>, code: string): string[] {
-  const columns = job.messages.find((m) => m.code === code)?.params?.columns;
-  return typeof columns === 'string' && columns ? columns.split(', ') : [];
-}
-
-export function columnMapping(job: Pick<ImportJob, 'columns' | 'messages'>, fields: readonly FieldDef[], lang: Lang): ColumnMapping {
+export function columnMapping(job: Pick<ImportJob, 'columns' | 'unknownColumns' | 'ignoredColumns'>, fields: readonly FieldDef[], lang: Lang): ColumnMapping {
   return {
     mapped: (job.columns ?? []).map((c) => ({ header: c.header, path: c.path, label: labelChain(fields, c.path, lang) })),
-    unknown: listed(job, 'IMPORT_UNKNOWN_COLUMNS'),
-    ignored: listed(job, 'IMPORT_IGNORED_COLUMNS'),
+    unknown: job.unknownColumns ?? [],
+    ignored: job.ignoredColumns ?? [],
   };
 }

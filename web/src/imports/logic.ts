@@ -37,6 +37,9 @@ export interface ImportJob {
   progress: { phase: string; rowsDone: number; rowsTotal: number; exact: boolean; percent: number };
   counts: ImportCounts;
   columns?: { header: string; path: string }[];
+  /** Headers that name no field (not imported), and headers left out on purpose (`id`). */
+  unknownColumns?: string[];
+  ignoredColumns?: string[];
   messages: JobMessage[];
   error: JobMessage | null;
   errorFile: string | null;

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { formOf, interpolate } from '../../../engine/src/index';
 import { requireDefinitions } from '../../../server/src/definitions/read';
 import { messageText, type Translate } from './messages';
+import { ApiRequestError } from '../api/errors';
+import { errorText } from '../api/errorText';
+import type { TFunction } from 'i18next';
 
 const registry = requireDefinitions(process.cwd());
 const material = formOf(registry, 'material')!.fields;
@@ -27,5 +30,13 @@ describe('import messages', () => {
     expect(messageText({ code: 'FORMAT_MANDATORY', message: 'X : A value is mandatory.' }, 'es', t)).toBe('X : A value is mandatory.');
     // A label that is not the field's own (a custom one) stays as the server wrote it.
     expect(messageText({ ...mandatory, params: { label: 'Custom' } }, 'es', t, material)).toBe('Custom : Un valor es obligatorio.');
+  });
+
+  it('says a refused request in the language with the values the server sent, else as the server wrote it', () => {
+    const tf = t as unknown as TFunction;
+    const refused = new ApiRequestError(400, 'IMPORT_MISSING_COLUMNS', 'Required columns are missing: ERP ID (erp_id)', [], { columns: 'ERP ID (erp_id)' });
+    expect(errorText(refused, tf)).toBe(interpolate(es['import.error.missingColumns'], { columns: 'ERP ID (erp_id)' }));
+    expect(errorText(new ApiRequestError(400, 'IMPORT_MISSING_COLUMNS', 'as written'), tf)).toBe('as written');
+    expect(errorText(new ApiRequestError(400, 'NOT_IN_THE_CATALOGUE', 'as written', [], { x: 1 }), tf)).toBe('as written');
   });
 });

@@ -1,12 +1,10 @@
 /** An import's messages in the user's language, from their code and values. */
-import { localize, type FieldDef, type Lang } from '../../../engine/src/index';
+import { localize, placeholders, type FieldDef, type Lang } from '../../../engine/src/index';
 import { catalogueEntry } from '../api/errorText';
 import { fieldOfPath } from './columns';
 import type { CodedMessage } from './logic';
 
 export type Translate = (key: string, options: Record<string, unknown>) => string;
-
-const PLACEHOLDER = /\{(\w+)\}/g;
 
 /**
  * English is shown word for word as the server wrote it (SPEC §5). Another language gets the
@@ -19,7 +17,7 @@ export function messageText(m: CodedMessage & { field?: string }, lang: Lang, t:
   const entry = catalogueEntry(m.code);
   if (!entry) return m.message;
   const params: Record<string, unknown> = { ...m.params };
-  for (const [, name] of entry.template.matchAll(PLACEHOLDER)) if (params[name] === undefined || params[name] === null) return m.message;
+  if (placeholders(entry.template).some((name) => params[name] === undefined || params[name] === null)) return m.message;
   const field = m.field ? fieldOfPath(fields, m.field) : undefined;
   if (field && params.label === localize(field.label, 'en')) params.label = localize(field.label, lang);
   return t(entry.key, { ...params, defaultValue: m.message });
