@@ -21,9 +21,9 @@ interface Slot {
   field: FieldDef;
   kind: 'value' | 'rows';
   /** Label chains per language: "Agrochemical product > ERP ID". */
-  chain: Record<'en' | 'es', string>;
+  chain: Record<Lang, string>;
   /** Sub-fields of a list of rows: dotted sub path → field and labels. */
-  subs?: { sub: string; field: FieldDef; chain: Record<'en' | 'es', string> }[];
+  subs?: { sub: string; field: FieldDef; chain: Record<Lang, string> }[];
 }
 
 export interface ColumnCatalogue {
@@ -37,7 +37,8 @@ export interface ColumnCatalogue {
 }
 
 export const ERROR_COLUMN = 'Import errors';
-const LANGS = ['en', 'es'] as const;
+/** The languages a header may be written in (a label missing in one reads as its English). */
+const LANGS: readonly Lang[] = ['en', 'es', 'fr'];
 /** Derived or binary fields have no place in a CSV file. */
 const importable = (f: FieldDef) => !f.preview && f.type !== 'file';
 
@@ -46,13 +47,13 @@ export function normalizeHeader(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s*>\s*/g, ' > ').replace(/\s+/g, ' ').trim();
 }
 
-function chainOf(parent: Record<'en' | 'es', string> | undefined, f: FieldDef): Record<'en' | 'es', string> {
-  const out = {} as Record<'en' | 'es', string>;
+function chainOf(parent: Record<Lang, string> | undefined, f: FieldDef): Record<Lang, string> {
+  const out = {} as Record<Lang, string>;
   for (const l of LANGS) out[l] = parent && parent[l] ? `${parent[l]} > ${localize(f.label, l)}` : localize(f.label, l);
   return out;
 }
 
-function collectSlots(fields: readonly FieldDef[], prefix: string, parent: Record<'en' | 'es', string> | undefined, out: Slot[]): void {
+function collectSlots(fields: readonly FieldDef[], prefix: string, parent: Record<Lang, string> | undefined, out: Slot[]): void {
   for (const f of fields) {
     if (!importable(f)) continue;
     const path = prefix ? `${prefix}.${f.id}` : f.id;
@@ -62,7 +63,7 @@ function collectSlots(fields: readonly FieldDef[], prefix: string, parent: Recor
       collectSlots(f.fields, path, chain, out);
     } else if (f.type === 'object' && f.fields) {
       const subs: NonNullable<Slot['subs']> = [];
-      const walk = (fs: readonly FieldDef[], p: string, c: Record<'en' | 'es', string> | undefined) => {
+      const walk = (fs: readonly FieldDef[], p: string, c: Record<Lang, string> | undefined) => {
         for (const s of fs) {
           if (!importable(s)) continue;
           const sub = p ? `${p}.${s.id}` : s.id;
@@ -161,7 +162,7 @@ export function columnCatalogue(reg: Registry, entity: string): ColumnCatalogue 
 /** A header in the form people read: the label chain in a language. */
 export function describeSlot(reg: Registry, entity: string, path: string, lang: Lang = 'en'): string {
   const slot = columnCatalogue(reg, entity).slots.find((s) => s.path === path);
-  return slot ? slot.chain[lang === 'es' ? 'es' : 'en'] : path;
+  return slot ? slot.chain[lang] : path;
 }
 
 export interface MappedColumn {

@@ -40,9 +40,9 @@ describe('templates', () => {
     expect(example).toHaveLength(header.length);
   });
 
-  it('maps back every column of every template, by ids and by Spanish labels', async () => {
+  it('maps back every column of every template, by ids and by English, Spanish and French labels', async () => {
     for (const entity of importableEntities(h.registry)) {
-      for (const query of ['', '?headers=labels&lang=es', '?headers=labels']) {
+      for (const query of ['', '?headers=labels&lang=es', '?headers=labels&lang=fr', '?headers=labels']) {
         const t = await h.app.inject({ url: `/api/imports/templates/${entity}.csv${query}`, headers: importer });
         const j = await run(entity, t.body, { dryRun: 'true' });
         expect(j.status, `${entity}${query}: ${JSON.stringify(j.error ?? j.messages)}`).toBe('succeeded');

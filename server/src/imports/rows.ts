@@ -52,7 +52,7 @@ function optionReader(field: FieldDef): ((cell: string) => string) | undefined {
   if (!field.options) return undefined;
   const byText = new Map<string, string>();
   for (const o of field.options) {
-    for (const l of ['en', 'es'] as const) byText.set(normalizeHeader(localize(o.label, l)), String(o.value));
+    for (const l of ['en', 'es', 'fr'] as const) byText.set(normalizeHeader(localize(o.label, l)), String(o.value));
   }
   for (const o of field.options) byText.set(normalizeHeader(String(o.value)), String(o.value));
   const values = new Set(field.options.map((o) => String(o.value)));

@@ -41,17 +41,16 @@ function exampleOf(reg: Registry, f: FieldDef, lang: Lang): string {
 export function templateCsv(reg: Registry, entity: string, options: TemplateOptions = {}): string {
   const lang = options.lang ?? 'en';
   const byLabel = options.headers === 'labels';
-  const l = lang === 'es' ? 'es' : 'en';
   const header: string[] = [];
   const row: string[] = [];
   for (const slot of columnCatalogue(reg, entity).slots) {
     if (slot.kind === 'value') {
-      header.push(byLabel ? slot.chain[l] : slot.path);
+      header.push(byLabel ? slot.chain[lang] : slot.path);
       row.push(exampleOf(reg, slot.field, lang));
       continue;
     }
     for (const sub of slot.subs ?? []) {
-      header.push(byLabel ? `${slot.chain[l]} 1 > ${sub.chain[l]}` : `${slot.path}.1.${sub.sub}`);
+      header.push(byLabel ? `${slot.chain[lang]} 1 > ${sub.chain[lang]}` : `${slot.path}.1.${sub.sub}`);
       row.push(exampleOf(reg, sub.field, lang));
     }
   }

@@ -80,13 +80,13 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
         type: 'object',
         properties: {
           headers: { type: 'string', enum: ['ids', 'labels'], default: 'ids', description: 'Field ids (dotted paths) or label chains.' },
-          lang: { type: 'string', enum: ['en', 'es'], default: 'en' },
+          lang: { type: 'string', enum: ['en', 'es', 'fr'], default: 'en', description: 'The language of label headers and examples (a label missing in French reads as its English).' },
         },
       },
     },
   }, async (request, reply) => {
     const { entity } = request.params as { entity: string };
-    const q = request.query as { headers: 'ids' | 'labels'; lang: 'en' | 'es' };
+    const q = request.query as { headers: 'ids' | 'labels'; lang: 'en' | 'es' | 'fr' };
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${entity}-template.csv"`)

@@ -47,7 +47,8 @@ describe('import screen logic', () => {
 
   it('asks for the template in the user language, French reading English', () => {
     expect(templatePath('material', 'labels', 'es')).toBe('/api/imports/templates/material.csv?headers=labels&lang=es');
-    expect(templatePath('company', 'ids', 'fr')).toBe('/api/imports/templates/company.csv?headers=ids&lang=en');
+    expect(templatePath('company', 'ids', 'fr')).toBe('/api/imports/templates/company.csv?headers=ids&lang=fr');
+    expect(templatePath('company', 'ids', 'de')).toBe('/api/imports/templates/company.csv?headers=ids&lang=en');
   });
 
   it('sends the fields before the file', () => {

@@ -85,7 +85,7 @@ export function importableFor(path: string | undefined): readonly string[] {
 
 /** The template's address; the server writes labels in English or Spanish (French reads English). */
 export function templatePath(entity: string, headers: HeaderKind, lang: string): string {
-  return `/api/imports/templates/${encodeURIComponent(entity)}.csv?headers=${headers}&lang=${lang === 'es' ? 'es' : 'en'}`;
+  return `/api/imports/templates/${encodeURIComponent(entity)}.csv?headers=${headers}&lang=${lang === 'es' || lang === 'fr' ? lang : 'en'}`;
 }
 
 /** The multipart body of `POST /api/imports`: the fields first, the file last. */
