@@ -98,6 +98,22 @@ describe('material import', () => {
     expect(await h.store.count('import_undo', { job: job.id })).toBe(0);
   });
 
+  it('checks every row against the store as it was when the import started, whatever it has written meanwhile', async () => {
+    // On the embedded store the first rows are written while the last is validated; a reference
+    // to one of them must still be "not found" (as when nothing is written before validation
+    // ends), never found or not depending on timing.
+    const ai = `${A}.active_ingredients.1.ai_product_id`;
+    const header = [...HEADER, ai, `${A}.active_ingredients.1.concentration`];
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${row(100_000 + i, { 5: 'active_ingredient' })},,`);
+    const product = `${row(199_999)},M100000,48%`;
+    const job = await run(csv([...rows, product], header), { mode: 'valid-only' });
+    expect(job.status).toBe('succeeded');
+    expect(job.counts).toEqual({ insert: 20_000, update: 0, unchanged: 0, reject: 1 });
+    expect(job.errors.data).toEqual([expect.objectContaining({ row: 20_002, messages: [expect.objectContaining({ column: ai, code: 'FORMAT_REFERENCE_NOT_FOUND' })] })]);
+    // The same row on its own now finds the ingredient.
+    expect((await run(csv([product], header))).counts).toEqual({ insert: 1, update: 0, unchanged: 0, reject: 0 });
+  });
+
   it('reports the same key twice in one file at the second row', async () => {
     const job = await run(csv([row(20), row(21), row(20, { 0: 'other name' })]), { dryRun: 'true' });
     expect(job.errors.data).toEqual([expect.objectContaining({ row: 4, messages: [expect.objectContaining({ code: 'IMPORT_DUPLICATE_IN_FILE', column: `${A}.erp_id`, message: 'ERP ID : M20 is already used in row 2 of this file' })] })]);
