@@ -4,9 +4,7 @@
  * so memory never holds the rows, and it is synced before the job moves on to writing, so a
  * job resumed after a crash reads exactly the rows it validated.
  */
-import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
 import type { Staged } from './plan';
 
@@ -45,48 +43,51 @@ export class StageWriter {
 
 /** The staged rows from line `skip` on, in chunks of `size`, with the line number of each chunk's first row. */
 export async function* readStage(path: string, skip: number, size: number): AsyncGenerator<{ first: number; rows: Staged[] }> {
-  const lines = createInterface({ input: createReadStream(path, { highWaterMark: 256 * 1024 }), crlfDelay: Infinity });
-  let n = 0;
-  let rows: Staged[] = [];
-  let first = skip;
+  const tail = await StageTail.open(path, skip);
   try {
-    for await (const line of lines) {
-      if (line === '') continue;
-      if (n++ < skip) continue;
-      rows.push(JSON.parse(line) as Staged);
-      if (rows.length >= size) {
-        yield { first, rows };
-        first += rows.length;
-        rows = [];
-      }
+    const end = await tail.length();
+    for (;;) {
+      const first = tail.position;
+      const rows = await tail.next(size, end);
+      if (rows.length === 0) return;
+      yield { first, rows };
     }
-    if (rows.length > 0) yield { first, rows };
   } finally {
-    lines.close();
+    await tail.close();
   }
 }
 
 /**
- * Reads the staging file while it is still being written (a commit that writes as it
- * validates): lines up to a length the writer reported, a chunk at a time, from a given line.
+ * Reads the staging file a chunk at a time from a given line, up to a length: the file's, or,
+ * while it is still being written (a commit that writes as it validates), one the writer
+ * reported, so only whole lines. Lines before the first are counted, not parsed.
  */
 export class StageTail {
   private offset = 0;
-  private line = 0;
+  private line: number;
+  private toSkip: number;
   private rest = '';
   private pending: Staged[] = [];
   // A read may end inside a multi-byte character: the decoder keeps its first bytes for the next.
   private readonly decoder = new StringDecoder('utf8');
 
-  private constructor(private readonly fh: FileHandle) {}
-
-  static async open(path: string): Promise<StageTail> {
-    return new StageTail(await open(path, 'r'));
+  private constructor(private readonly fh: FileHandle, from: number) {
+    this.line = from;
+    this.toSkip = from;
   }
 
-  /** Lines consumed so far (handed out by next()). */
+  static async open(path: string, from = 0): Promise<StageTail> {
+    return new StageTail(await open(path, 'r'), from);
+  }
+
+  /** The line next() hands out first. */
   get position(): number {
     return this.line;
+  }
+
+  /** The file's length now. */
+  async length(): Promise<number> {
+    return (await this.fh.stat()).size;
   }
 
   /**
@@ -103,7 +104,11 @@ export class StageTail {
       const text = this.rest + this.decoder.write(buf.subarray(0, bytesRead));
       const cut = text.lastIndexOf('\n');
       this.rest = text.slice(cut + 1);
-      for (const l of text.slice(0, cut + 1).split('\n')) if (l !== '') this.pending.push(JSON.parse(l) as Staged);
+      for (const l of text.slice(0, cut + 1).split('\n')) {
+        if (l === '') continue;
+        if (this.toSkip > 0) this.toSkip--;
+        else this.pending.push(JSON.parse(l) as Staged);
+      }
     }
     const out = this.pending.splice(0, size);
     this.line += out.length;
