@@ -60,15 +60,17 @@ export class PendingRows {
   }
 }
 
+/** The table exists once a writing connection needed it: readers must not assume it. */
+const hasPendingTable = (db: Database.Database) => db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(SEARCH_PENDING) !== undefined;
+
 /** Forgets a collection's waiting rows (its index was rebuilt from every row). */
 export function clearPending(db: Database.Database, coll: string): void {
-  if (db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(SEARCH_PENDING)) db.prepare(`DELETE FROM ${SEARCH_PENDING} WHERE coll = ?`).run(coll);
+  if (hasPendingTable(db)) db.prepare(`DELETE FROM ${SEARCH_PENDING} WHERE coll = ?`).run(coll);
 }
 
 /** Collections with rows still to index (caught up in the background when a store opens). */
 export function pendingCollections(db: Database.Database): string[] {
-  if (!db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(SEARCH_PENDING)) return [];
-  return db.prepare(`SELECT coll FROM ${SEARCH_PENDING}`).pluck().all() as string[];
+  return hasPendingTable(db) ? (db.prepare(`SELECT coll FROM ${SEARCH_PENDING}`).pluck().all() as string[]) : [];
 }
 
 /** The background catch-up: a slice at a time, through the store's queue, once the collection is quiet. */
