@@ -1,5 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import Papa from 'papaparse';
 import { freePort } from '../../server/src/testing/process';
 
 export interface Figures {
@@ -54,4 +56,17 @@ export async function drained(url: string, headers: Record<string, string> = {},
     if (ok && performance.now() - t < 100) return;
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** papaparse's time to read a CSV file, streamed as the import reads it: the yardstick of the import benches. */
+export function parseOnly(path: string): Promise<{ ms: number; rows: number }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    let rows = 0;
+    Papa.parse(createReadStream(path, { encoding: 'utf8' }) as never, {
+      chunk: (r: Papa.ParseResult<string[]>) => { rows += r.data.length; },
+      complete: () => resolve({ ms: performance.now() - t, rows }),
+      error: reject,
+    } as never);
+  });
 }

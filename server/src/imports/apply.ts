@@ -71,7 +71,7 @@ async function writeChunk(store: Store, ctx: ImportContext, job: Job, rows: read
           updated: plan.updates.map((u) => u.before) as unknown as JsonValue,
         });
         undoWritten = true;
-        if (plan.inserts.length > 0) await tx.insertMany(ctx.entity, plan.inserts.map((i) => i.doc));
+        if (plan.inserts.length > 0) await tx.insertManyJson(ctx.entity, plan.inserts.map((i) => i.doc), plan.arrays);
         for (const u of plan.updates) await tx.update(ctx.entity, u.id, u.doc);
       }
       const counts = addCounts(job.counts, plan, plan.rejected.length);

@@ -28,6 +28,7 @@ export const SYSTEM_KEYS = ['id', 'createdAt', 'updatedAt', 'createdBy', 'update
 export interface RecordKey {
   /** Which import key matched (its index in keyPaths) and its value, as one string. */
   key: string;
+  index: number;
   path: string;
   value: string | number | boolean;
 }
@@ -49,6 +50,8 @@ export interface ImportContext {
   columnOf(field: string | undefined): string;
   labelOf(path: string): string;
   keyOf(value: unknown): RecordKey | undefined;
+  /** The key of import key `index` with this value (keyOf's result, from what a staged row kept of it). */
+  recordKey(index: number, value: string | number | boolean): RecordKey;
   /** A compiled reader of a dotted path. */
   getter(path: string): (value: unknown) => unknown;
   /** Gives missing fields their defaults, in place; returns the paths it filled. */
@@ -103,16 +106,18 @@ export function importContext(reg: Registry, entity: string, columns: readonly M
     return g;
   };
   const keyGetters = keyPaths.map(getter);
+  const recordKey = (index: number, value: string | number | boolean): RecordKey =>
+    ({ key: `${index}\u0000${String(value)}`, index, path: keyPaths[index], value });
   const keyOf = (value: unknown): RecordKey | undefined => {
     for (let i = 0; i < keyPaths.length; i++) {
       const v = keyGetters[i](value);
-      if (isKeyValue(v)) return { key: `${i}\u0000${String(v)}`, path: keyPaths[i], value: v };
+      if (isKeyValue(v)) return recordKey(i, v);
     }
     return undefined;
   };
   return {
     reg, def, entity, kind, fields: form.fields, compiled: compileForm(form), keyPaths, uniquePaths, columns,
-    builder: rowBuilder(columns, width), columnOf, labelOf, keyOf, getter, fillDefaults: defaultsFiller(form.fields),
+    builder: rowBuilder(columns, width), columnOf, labelOf, keyOf, recordKey, getter, fillDefaults: defaultsFiller(form.fields),
   };
 }
 

@@ -39,10 +39,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 /**
  * Starts an import and SIGKILLs the server once some chunks, not all, are written: while the
  * rest of the file is still being validated (the embedded store writes as it validates), or
- * after validation, while the staged rows are written.
+ * after validation, while the staged rows are written (the server then writes nothing before
+ * validation ends: writing as it validates, it may have caught up by then).
  */
 async function killMidWrite(dataDir: string, phase: 'validating' | 'applying' = 'applying'): Promise<{ id: string; appliedAtKill: number }> {
-  const server = await spawnImportServer({ DATA_DIR: dataDir, ...ADMIN });
+  const server = await spawnImportServer({ DATA_DIR: dataDir, ...ADMIN, IMPORT_WRITE_WHILE_VALIDATING: phase === 'applying' ? '0' : '1' });
   const c = client(server.url);
   await c.signIn(ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   await seedOverApi(c);

@@ -1,7 +1,8 @@
 /**
  * A server process with the import routes and test settings, for the crash test: environment
- * as server/src/main.ts, plus IMPORT_MAX_FILE_MB (default 50) and IMPORT_MAX_ATTEMPTS
- * (default 3), which the real server (routes/index.ts) does not read. The import bench runs
+ * as server/src/main.ts, plus IMPORT_MAX_FILE_MB (default 50), IMPORT_MAX_ATTEMPTS (default 3)
+ * and IMPORT_WRITE_WHILE_VALIDATING (0: write after validation), which the real server
+ * (routes/index.ts) does not read. The import bench runs
  * the real server.
  */
 import { join } from 'node:path';
@@ -29,7 +30,11 @@ const app = await buildApp({
   logger: { level: config.logLevel, redact: REDACT },
   plugins: [
     (a) => authRoutes(a, { registry, store, sessions }),
-    (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports'), maxFileBytes: maxFileMb * 1024 * 1024, maxAttempts: process.env.IMPORT_MAX_ATTEMPTS ? Number(process.env.IMPORT_MAX_ATTEMPTS) : undefined }),
+    (a) => importRoutes(a, {
+      registry, store, dir: join(config.dataDir, 'imports'), maxFileBytes: maxFileMb * 1024 * 1024,
+      maxAttempts: process.env.IMPORT_MAX_ATTEMPTS ? Number(process.env.IMPORT_MAX_ATTEMPTS) : undefined,
+      writeWhileValidating: process.env.IMPORT_WRITE_WHILE_VALIDATING !== '0',
+    }),
   ],
 });
 const url = await app.listen({ port: config.port, host: config.host });

@@ -8,9 +8,10 @@
  * cells applied. Re-importing a file therefore counts every row unchanged and writes nothing.
  */
 import { formatError } from '../../../engine/src/index';
-import { sameJson } from '../store/docs';
+import { arrayPaths, sameJson } from '../store/docs';
 import { newId } from '../store/ids';
-import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import type { Doc, JsonValue, SerializedDoc, Store, StoredDoc } from '../store/types';
+import { validateDocument } from '../store/validate';
 import { SYSTEM_KEYS, type ImportContext, type RecordKey } from './context';
 import type { RejectedRow } from './jobs';
 import { removePaths } from './rows';
@@ -20,21 +21,63 @@ type Rec = Record<string, unknown>;
 /** A valid row, as the validation phase stages it: its row number, cleaned value, defaulted paths. */
 export interface Staged {
   r: number;
+  /** The cleaned value, without the keys the server sets (SYSTEM_KEYS: a file never sets them). */
   v: Rec;
   /** Paths filled from defaults: used for a new record, left alone on an existing one. */
   d?: string[];
   /** Events: the content-hash id. */
   id?: string;
+  /** Ready to stage (readyToStage): the import key (its index in keyPaths, its value)… */
+  k?: [number, string | number | boolean];
+  /** …the paths at which v holds arrays… */
+  a?: string[];
+  /** …and v as JSON, which an insert writes as it is. */
+  text?: string;
 }
 
 export interface Plan {
-  inserts: { row: number; doc: Doc & { id: string } }[];
+  inserts: { row: number; doc: SerializedDoc }[];
+  /** Where the inserted documents hold arrays (the store's queries must know). */
+  arrays: Set<string>;
   updates: { row: number; id: string; before: StoredDoc; doc: Doc }[];
   unchanged: number;
   rejected: RejectedRow[];
 }
 
 const LOOKUP_CHUNK = 500;
+
+/**
+ * Makes checked rows ready to stage: the keys the server sets dropped, the value checked as the
+ * store checks a document, its import key and array paths noted and, for a commit, its JSON
+ * written once, so that writing it later needs neither the value nor a second serialisation.
+ * Returns the rows the store would refuse, with why.
+ */
+export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serialise: boolean): { ready: Staged[]; refused: { row: number; reason: string }[] } {
+  const ready: Staged[] = [];
+  const refused: { row: number; reason: string }[] = [];
+  for (const s of rows) {
+    if (SYSTEM_KEYS.some((k) => Object.hasOwn(s.v, k))) s.v = dataOf(s.v);
+    try {
+      validateDocument(s.v);
+    } catch (e) {
+      refused.push({ row: s.r, reason: (e as Error).message });
+      continue;
+    }
+    const key = ctx.kind === 'master' ? ctx.keyOf(s.v) : undefined;
+    if (key) s.k = [key.index, key.value];
+    const arrays = arrayPaths(s.v);
+    if (arrays.size > 0) s.a = [...arrays];
+    if (serialise) s.text = JSON.stringify(s.v);
+    ready.push(s);
+  }
+  return { ready, refused };
+}
+
+/** The JSON of a new record: the row's value (its text when staged) with its id and `extra` (metadata) spliced in. */
+function insertJson(id: string, s: Staged, extra: string): string {
+  const body = s.text ?? JSON.stringify(s.v);
+  return `{"id":${JSON.stringify(id)},${body.length > 2 ? `${body.slice(1, -1)},` : ''}${extra}}`;
+}
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stored record without what the server sets: what a file's row is compared with. */
@@ -84,8 +127,18 @@ async function existingByKey(store: Store, ctx: ImportContext, keys: readonly (R
 
 /** countOnly (the dry run): the same decisions, without building the documents to write. */
 export async function planBatch(store: Store, ctx: ImportContext, staged: readonly Staged[], actor: string, now: string, countOnly = false): Promise<Plan> {
-  const plan: Plan = { inserts: [], updates: [], unchanged: 0, rejected: [] };
+  const plan: Plan = { inserts: [], arrays: new Set(), updates: [], unchanged: 0, rejected: [] };
   const meta = { createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor };
+  // Staged values never hold these keys (readyToStage), so splicing them in cannot repeat one.
+  const metaJson = JSON.stringify(meta).slice(1, -1);
+  const insert = (s: Staged, id: string, extra: string) => {
+    if (countOnly) {
+      plan.inserts.push({ row: s.r, doc: undefined as never });
+      return;
+    }
+    plan.inserts.push({ row: s.r, doc: { id, json: insertJson(id, s, extra) } });
+    for (const a of s.a ?? []) plan.arrays.add(a);
+  };
   if (ctx.kind === 'event') {
     const ids = staged.map((s) => s.id!);
     const found = new Set<string>();
@@ -95,11 +148,12 @@ export async function planBatch(store: Store, ctx: ImportContext, staged: readon
     }
     for (const s of staged) {
       if (found.has(s.id!)) plan.unchanged++;
-      else plan.inserts.push({ row: s.r, doc: countOnly ? (undefined as never) : { ...(s.v as Doc), ...meta, id: s.id! } });
+      else insert(s, s.id!, metaJson);
     }
     return plan;
   }
-  const keys = staged.map((s) => ctx.keyOf(s.v));
+  const newJson = ctx.def.sync ? `${metaJson},"sync":{"status":""}` : metaJson;
+  const keys = staged.map((s) => (s.k ? ctx.recordKey(s.k[0], s.k[1]) : ctx.keyOf(s.v)));
   const existing = await existingByKey(store, ctx, keys);
   for (let i = 0; i < staged.length; i++) {
     const s = staged[i];
@@ -111,13 +165,7 @@ export async function planBatch(store: Store, ctx: ImportContext, staged: readon
       continue;
     }
     if (matches.length === 0) {
-      if (countOnly) {
-        plan.inserts.push({ row: s.r, doc: undefined as never });
-        continue;
-      }
-      const doc = { ...(s.v as Doc), ...meta, id: newId() } as Doc & { id: string };
-      if (ctx.def.sync) doc.sync = { status: '' };
-      plan.inserts.push({ row: s.r, doc });
+      insert(s, newId(), newJson);
       continue;
     }
     const before = matches[0];

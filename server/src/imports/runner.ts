@@ -31,6 +31,11 @@ export interface RunnerOptions {
   validateBatch?: number;
   applyBatch?: number;
   maxAttempts?: number;
+  /**
+   * On the embedded store, write staged rows while the rest of the file is validated (default).
+   * Off, every row is written after validation: the crash test needs a writing phase to kill.
+   */
+  writeWhileValidating?: boolean;
   log?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
 }
 
@@ -227,7 +232,7 @@ export class ImportRunner {
     const file = this.storeFile();
     const outcomes = file ? validateInThread(this.reg, job.entity, job.header, file, input) : validateFile(ctx, this.store, input);
     // On its own thread validation runs ahead; the rows it staged are written meanwhile.
-    const writer = file && !job.dryRun ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
+    const writer = file && !job.dryRun && this.opts.writeWhileValidating !== false ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
     try {
       for await (const o of outcomes) {
         await this.locked(() => this.record(job, o));

@@ -1,12 +1,15 @@
 /**
- * The staging file: the valid rows of a commit, cleaned and resolved, one JSON line each,
- * written during validation and read back while writing. It is on disk (next to the upload)
+ * The staging file: the valid rows of a commit, cleaned and resolved, one line each, written
+ * during validation and read back while writing. A line is the row's particulars (number,
+ * import key, defaulted and array paths) as JSON, a tab, and its value as JSON (readyToStage
+ * wrote it): an insert writes that text as it is, and only an update reads the value. It is on disk (next to the upload)
  * so memory never holds the rows, and it is synced before the job moves on to writing, so a
  * job resumed after a crash reads exactly the rows it validated.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import type { Staged } from './plan';
+import { arrayPaths } from '../store/docs';
+import { dataOf, type Staged } from './plan';
 
 export class StageWriter {
   /** Complete lines written so far, and the file's length. */
@@ -22,7 +25,8 @@ export class StageWriter {
   async append(rows: readonly Staged[]): Promise<void> {
     if (rows.length === 0) return;
     let text = '';
-    for (const r of rows) text += `${JSON.stringify(r)}\n`;
+    // JSON escapes control characters, so the first tab of a line is the separator.
+    for (const { v, text: value, ...head } of rows) text += `${JSON.stringify(head)}\t${value ?? JSON.stringify(v)}\n`;
     const buf = Buffer.from(text);
     await this.fh.write(buf);
     this.lines += rows.length;
@@ -39,6 +43,41 @@ export class StageWriter {
     await this.fh.close().catch(() => undefined);
     await rm(path, { force: true });
   }
+}
+
+/** A row of the staging file, its value read only when asked for (an update). */
+class StagedLine implements Staged {
+  r: number;
+  d?: string[];
+  id?: string;
+  k?: [number, string | number | boolean];
+  a?: string[];
+  private value?: Record<string, unknown>;
+
+  constructor(head: Omit<Staged, 'v' | 'text'>, readonly text: string) {
+    this.r = head.r;
+    this.d = head.d;
+    this.id = head.id;
+    this.k = head.k;
+    this.a = head.a;
+  }
+
+  get v(): Record<string, unknown> {
+    return (this.value ??= JSON.parse(this.text) as Record<string, unknown>);
+  }
+}
+
+function stagedRow(line: string): Staged {
+  const tab = line.indexOf('\t');
+  if (tab < 0) {
+    // A file staged before lines had two parts (a job resumed after an upgrade): noted as readyToStage would.
+    const s = JSON.parse(line) as Staged;
+    s.v = dataOf(s.v);
+    const arrays = arrayPaths(s.v);
+    if (arrays.size > 0) s.a = [...arrays];
+    return s;
+  }
+  return new StagedLine(JSON.parse(line.slice(0, tab)) as Omit<Staged, 'v' | 'text'>, line.slice(tab + 1));
 }
 
 /** The staged rows from line `skip` on, in chunks of `size`, with the line number of each chunk's first row. */
@@ -107,7 +146,7 @@ export class StageTail {
       for (const l of text.slice(0, cut + 1).split('\n')) {
         if (l === '') continue;
         if (this.toSkip > 0) this.toSkip--;
-        else this.pending.push(JSON.parse(l) as Staged);
+        else this.pending.push(stagedRow(l));
       }
     }
     const out = this.pending.splice(0, size);

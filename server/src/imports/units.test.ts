@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { realRegistry } from '../testing/harness';
+import { openTestStore, realRegistry } from '../testing/harness';
 import { columnCatalogue, mapHeader, normalizeHeader } from './columns';
-import { canonicalJson, eventId } from './context';
+import { canonicalJson, eventId, importContext } from './context';
 import { csvLine, neutralise } from './errorFile';
 import { presentJob, zeroCounts, type Job } from './jobs';
-import { mergeInto } from './plan';
+import { mergeInto, planBatch, readyToStage, type Staged } from './plan';
+import { readStage, StageWriter } from './stage';
+import { MATERIAL_HEADER } from './testing/materials';
 import { removePaths, unneutralise } from './rows';
 import { detectDelimiter } from './source';
 
@@ -77,5 +82,54 @@ describe('import building blocks', () => {
     ];
     expect(steps).toEqual([0, 20, 38, 64, 64, 100]);
     expect(percent({ dryRun: true, rowsValidated: 500 })).toBe(50);
+  });
+
+  it('stages a row as its particulars and its JSON, and inserts it from that text with its id and metadata', async () => {
+    const ctx = importContext(reg, 'material', mapHeader(columnCatalogue(reg, 'material'), MATERIAL_HEADER).columns, MATERIAL_HEADER.length);
+    const agro = { erp_id: 'M1', active_ingredients: [{ ai_product_id: 'X', concentration: '1%' }] };
+    const rows: Staged[] = [
+      { r: 2, v: { name: 'A "quoted"\ttab', createdAt: 'forged', id: 'forged', extensions: { agrochemicalMaterial: agro } }, d: ['state'] },
+      { r: 3, v: { name: 'B', extensions: { agrochemicalMaterial: { erp_id: 'M2', bad: { $where: '1' } } } } },
+    ];
+    const { ready, refused } = readyToStage(ctx, rows, true);
+    expect(refused).toEqual([{ row: 3, reason: expect.stringContaining('$where') }]);
+    expect(ready).toHaveLength(1);
+    // What the server sets is never taken from a file.
+    expect(ready[0].v).toEqual({ name: 'A "quoted"\ttab', extensions: { agrochemicalMaterial: agro } });
+    expect(ready[0].k).toEqual([ctx.keyPaths.indexOf('extensions.agrochemicalMaterial.erp_id'), 'M1']);
+    expect(ready[0].a).toEqual(['extensions.agrochemicalMaterial.active_ingredients']);
+
+    const dir = mkdtempSync(join(tmpdir(), 'tm-stage-'));
+    const opened = await openTestStore(reg, 'tm-stage-store-');
+    try {
+      const file = join(dir, 'stage');
+      const writer = await StageWriter.create(file);
+      await writer.append(ready);
+      await writer.close();
+      const chunks = [];
+      for await (const c of readStage(file, 0, 10)) chunks.push(c);
+      const back = chunks[0].rows[0];
+      expect(back).toMatchObject({ r: 2, d: ['state'], k: ready[0].k, a: ready[0].a, text: ready[0].text });
+      expect(back.v).toEqual(ready[0].v);
+
+      const now = '2026-11-24T10:00:00.000Z';
+      const plan = await planBatch(opened.store, ctx, [back], 'u1', now);
+      expect(plan.inserts).toHaveLength(1);
+      const { id, json } = plan.inserts[0].doc;
+      expect(JSON.parse(json)).toEqual({
+        id, ...ready[0].v, createdAt: now, updatedAt: now, createdBy: 'u1', updatedBy: 'u1', ...(ctx.def.sync ? { sync: { status: '' } } : {}),
+      });
+      expect([...plan.arrays]).toEqual(ready[0].a);
+
+      // A line staged before lines had two parts reads the same, noted as readyToStage notes it.
+      writeFileSync(file, `${JSON.stringify({ r: 7, v: { name: 'Old', updatedBy: 'x', extensions: { agrochemicalMaterial: agro } } })}\n`);
+      const old = [];
+      for await (const c of readStage(file, 0, 10)) old.push(...c.rows);
+      expect(old[0]).toMatchObject({ r: 7, v: { name: 'Old', extensions: { agrochemicalMaterial: agro } }, a: ready[0].a });
+      expect(old[0].v).not.toHaveProperty('updatedBy');
+    } finally {
+      await opened.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

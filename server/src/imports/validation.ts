@@ -5,11 +5,12 @@
  * outcome per batch, which the runner records in the job. The same generator runs on the
  * runner's thread or, for the embedded store, on a worker thread (validationThread.ts).
  */
+import { formatError } from '../../../engine/src/index';
 import type { Store } from '../store/types';
 import { BatchChecker, type RowInput } from './check';
 import type { ImportContext } from './context';
 import type { RejectedRow } from './jobs';
-import { planBatch } from './plan';
+import { planBatch, readyToStage } from './plan';
 import { readRecords, type FileFormat } from './source';
 import { StageWriter } from './stage';
 
@@ -42,6 +43,11 @@ export interface BatchOutcome {
   stagedBytes: number;
 }
 
+/** A row the store would refuse, as a write that failed says it. */
+function rowFailed(row: number, reason: string): RejectedRow {
+  return { row, messages: [{ column: '', code: 'IMPORT_ROW_FAILED', message: formatError('IMPORT_ROW_FAILED', { reason }), params: { reason } }] };
+}
+
 export async function* validateFile(ctx: ImportContext, store: Store, input: ValidationInput): AsyncGenerator<BatchOutcome> {
   const checker = new BatchChecker(ctx, store);
   const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
@@ -49,7 +55,9 @@ export async function* validateFile(ctx: ImportContext, store: Store, input: Val
   let record = 0;
   let batch: RowInput[] = [];
   const check = async (): Promise<BatchOutcome> => {
-    const { staged, rejected } = await checker.check(batch);
+    const checked = await checker.check(batch);
+    const { ready: staged, refused } = readyToStage(ctx, checked.staged, stage !== undefined);
+    const rejected = refused.length === 0 ? checked.rejected : [...checked.rejected, ...refused.map((r) => rowFailed(r.row, r.reason))].sort((a, b) => a.row - b.row);
     await stage?.append(staged);
     const out: BatchOutcome = {
       rows: batch.length, valid: staged.length, rejected, insert: 0, update: 0, unchanged: 0,

@@ -25,6 +25,8 @@ export interface ImportRoutesOptions {
   maxContentBytes?: number;
   /** Starts of a job (crashes included) before it is rolled back instead of resumed. Default 3. */
   maxAttempts?: number;
+  /** See RunnerOptions.writeWhileValidating (default true). */
+  writeWhileValidating?: boolean;
   /** Hands the runner to the caller (tests wait on it, the bench reads it). */
   onRunner?: (runner: ImportRunner) => void;
 }
@@ -57,7 +59,7 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
   mkdirSync(dir, { recursive: true });
   for (const spec of IMPORT_COLLECTIONS) await store.ensureCollection(spec);
 
-  const runner = new ImportRunner(reg, store, { dir, maxContentBytes, maxAttempts: opts.maxAttempts, log: app.log });
+  const runner = new ImportRunner(reg, store, { dir, maxContentBytes, maxAttempts: opts.maxAttempts, writeWhileValidating: opts.writeWhileValidating, log: app.log });
   opts.onRunner?.(runner);
   // Jobs a previous run left unfinished resume once the server is up; a closing server lets
   // the running batch finish and leaves the rest to the next start.

@@ -316,6 +316,22 @@ function uniqueContract(ctx: ContractContext): void {
       expect((await s.find(c)).map((d) => d.cuit)).toEqual(['taken']);
     });
 
+    it('insertManyJson writes serialised documents as insertMany would, arrays included, all or nothing', async () => {
+      const s = ctx.store();
+      const c = ctx.fresh('unique');
+      await s.ensureCollection(spec(c));
+      await s.insert(c, { cuit: 'taken' });
+      const docs = [{ id: 'j1', cuit: 'j1', tags: ['a', 'b'], o: { k: 1 } }, { id: 'j2', cuit: 'j2', tags: ['b'] }];
+      await s.insertManyJson(c, docs.map((d) => ({ id: d.id, json: JSON.stringify(d) })), ['tags']);
+      expect(await s.get(c, 'j1')).toEqual(docs[0]);
+      // Filters on a path the documents hold arrays at match their elements.
+      expect((await s.find(c, { filter: { tags: 'b' }, sort: { id: 1 } })).map((d) => d.id)).toEqual(['j1', 'j2']);
+      await expect(s.insertManyJson(c, [{ id: 'j3', json: '{"id":"j3","cuit":"j3"}' }, { id: 'j4', json: '{"id":"j4","cuit":"taken"}' }]))
+        .rejects.toMatchObject({ code: 'DUPLICATE_KEY', fields: ['cuit'] });
+      expect(await s.get(c, 'j3')).toBeNull();
+      expect(await s.count(c)).toBe(3);
+    });
+
     it('upsertMany matches by key, counts inserted, updated and unchanged, and keeps existing ids', async () => {
       const s = ctx.store();
       const c = ctx.fresh('unique');

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 let lastTime = -1;
-let lastRandom: number[] = [];
+let timePart = '';
+/** The random part's 16 base32 digits, incremented in place (an import makes thousands of ids a millisecond). */
+const digits = new Uint8Array(16);
 
 function encodeTime(ms: number): string {
   let out = '';
@@ -16,32 +18,33 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function freshRandom(): number[] {
+function freshRandom(): void {
   const bytes = randomBytes(16);
-  return Array.from({ length: 16 }, (_, i) => bytes[i] % 32);
+  for (let i = 0; i < 16; i++) digits[i] = bytes[i] % 32;
 }
 
 /** Increments the random part so ids made within one millisecond still sort in creation order. */
-function increment(digits: number[]): number[] {
-  const next = digits.slice();
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i] < 31) {
-      next[i]++;
-      return next;
+function increment(): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i] < 31) {
+      digits[i]++;
+      return;
     }
-    next[i] = 0;
+    digits[i] = 0;
   }
-  return freshRandom(); // 32^16 ids in one millisecond: unreachable in practice
+  freshRandom(); // 32^16 ids in one millisecond: unreachable in practice
 }
 
 /** A ULID (26 characters): 48-bit millisecond time then 80 random bits, monotonic per process. */
 export function newId(now: number = Date.now()): string {
   if (now <= lastTime) {
-    lastRandom = increment(lastRandom);
-    now = lastTime; // a clock step backwards must not break ordering
+    increment(); // a clock step backwards must not break ordering: the last time stays
   } else {
     lastTime = now;
-    lastRandom = freshRandom();
+    timePart = encodeTime(now);
+    freshRandom();
   }
-  return encodeTime(now) + lastRandom.map((d) => ALPHABET[d]).join('');
+  let out = timePart;
+  for (let i = 0; i < 16; i++) out += ALPHABET[digits[i]];
+  return out;
 }

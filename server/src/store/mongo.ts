@@ -15,7 +15,7 @@ import { applySet, keyValues, prepareDoc, prepareReplacement, project, sameJson 
 import { fromMongo, idToMongo, keyName, pipelineToMongo, sortToMongo, toMongo, translateMongoError, uniqueFields } from './mongo-util.js';
 import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
-  type Store, type StoredDoc, type UpsertResult,
+  type SerializedDoc, type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
 import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
@@ -125,6 +125,12 @@ export class MongoStore implements Store {
     const c = this.col(coll);
     await c.insertOne(toMongo(doc, await this.keysOf(coll), randomUUID()) as Raw, this.opts).catch((e) => translateMongoError(e, coll));
     return doc;
+  }
+
+  /** The wire protocol sends objects: the text is read back and written as insertMany would. */
+  async insertManyJson(coll: string, docs: readonly SerializedDoc[]): Promise<void> {
+    if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
+    await this.insertMany(coll, docs.map((d) => JSON.parse(d.json) as Doc));
   }
 
   async insertMany(coll: string, docs: Doc[]): Promise<StoredDoc[]> {

@@ -128,7 +128,12 @@ export class Collections {
 
   /** Remembers where arrays occur, so later filters on those paths take the exact (mingo) route. */
   noteArrays(c: Coll, doc: StoredDoc): void {
-    for (const p of arrayPaths(doc)) {
+    this.notePaths(c, arrayPaths(doc));
+  }
+
+  /** Remembers that documents hold arrays at these paths (filters on them then match elements). */
+  notePaths(c: Coll, paths: Iterable<string>): void {
+    for (const p of paths) {
       if (c.env.arrayPaths.has(p)) continue;
       this.stmt(`INSERT OR IGNORE INTO ${ARRAYS_META} (coll, path) VALUES (?, ?)`).run(c.name, p);
       c.env.arrayPaths.add(p);

@@ -1,6 +1,6 @@
 /** The embedded store as seen inside transaction(); split from sqlite.ts to keep modules small. */
 import type { SqliteStore } from './sqlite.js';
-import { StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline, type Store } from './types.js';
+import { StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline, type SerializedDoc, type Store } from './types.js';
 
 /** The store as seen inside transaction(): same operations, without waiting for the lock it holds. */
 export class SqliteTxView implements Store {
@@ -16,6 +16,7 @@ export class SqliteTxView implements Store {
   ensureCollection(spec: CollectionSpec) { return this.go(() => this.s.ensureSync(spec)); }
   insert(coll: string, doc: Doc) { return this.go(() => this.s.insertSync(coll, doc)); }
   insertMany(coll: string, docs: Doc[]) { return this.go(() => this.s.insertManySync(coll, docs)); }
+  insertManyJson(coll: string, docs: readonly SerializedDoc[], arrayPaths?: Iterable<string>) { return this.go(() => this.s.insertManyJsonSync(coll, docs, arrayPaths)); }
   get(coll: string, id: string) { return this.go(() => this.s.getSync(coll, id)); }
   find(coll: string, options?: FindOptions) { return this.go(() => this.s.findSync(coll, options)); }
   count(coll: string, filter?: Filter, options?: { search?: string }) { return this.go(() => this.s.countSync(coll, filter, options)); }

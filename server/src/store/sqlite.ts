@@ -12,7 +12,7 @@ import { lookupTargets, registerFunctions, runPipeline, splitLeadingMatch } from
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
-  type Store, type StoredDoc, type UpsertResult,
+  type SerializedDoc, type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
 import { searchCondition } from './sqlite-search.js';
 import { Collections, createArraysMeta, writeTo, type Coll } from './sqlite-collections.js';
@@ -154,21 +154,33 @@ export class SqliteStore implements Store {
   insertManySync(name: string, docs: Doc[]): StoredDoc[] {
     if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
     const prepared = docs.map(prepareDocText);
+    this.insertRows(name, prepared.map((p) => ({ id: p.doc.id, json: p.text })), (c) => {
+      for (const p of prepared) this.collections.noteArrays(c, p.doc);
+    });
+    return prepared.map((p) => p.doc);
+  }
+
+  insertManyJsonSync(name: string, docs: readonly SerializedDoc[], arrayPaths: Iterable<string> = []): void {
+    if (!Array.isArray(docs)) throw new StoreError('INVALID_ARGUMENT', 'insertMany needs an array');
+    this.insertRows(name, docs, (c) => this.collections.notePaths(c, arrayPaths));
+  }
+
+  /** The rows in one transaction, with what the caller notes of them (their arrays) in it too. */
+  private insertRows(name: string, rows: readonly SerializedDoc[], note: (c: Coll) => void): void {
     const c = this.collections.get(name, true)!;
     const ins = this.stmt(`INSERT INTO ${c.table} (id, doc) VALUES (?, ?)`);
     this.db.transaction(() => {
       let first = 0;
       let last = 0;
-      for (const { doc, text } of prepared) {
-        writeTo(c, () => { last = Number(ins.run(doc.id, text).lastInsertRowid); });
+      for (const { id, json } of rows) {
+        writeTo(c, () => { last = Number(ins.run(id, json).lastInsertRowid); });
         first ||= last;
-        this.collections.noteArrays(c, doc);
       }
+      note(c);
       // In this transaction nothing else inserts: the rows from first to last are these, and
       // one statement indexes them all (sqlite-search.ts).
       if (first && this.collections.searchOf(c)?.added(first, last)) this.catchUp.schedule(c.name);
     })();
-    return prepared.map((p) => p.doc);
   }
 
   getSync(name: string, id: string): StoredDoc | null {
@@ -326,6 +338,7 @@ export class SqliteStore implements Store {
   ensureCollection(spec: CollectionSpec) { return this.run(() => this.ensureSync(spec)); }
   insert(coll: string, doc: Doc) { return this.group.add(() => this.insertSync(coll, doc)); }
   insertMany(coll: string, docs: Doc[]) { return this.run(() => this.insertManySync(coll, docs)); }
+  insertManyJson(coll: string, docs: readonly SerializedDoc[], arrayPaths?: Iterable<string>) { return this.run(() => this.insertManyJsonSync(coll, docs, arrayPaths)); }
   get(coll: string, id: string) { return this.run(() => this.getSync(coll, id)); }
   async find(coll: string, options?: FindOptions): Promise<StoredDoc[]> {
     if (options?.search) await this.caughtUp(coll);

@@ -9,6 +9,12 @@ export type Doc = { [key: string]: JsonValue };
 /** A stored document: always has the product's system id. */
 export type StoredDoc = Doc & { id: string };
 
+/** A document already checked (validateDocument) and serialised: `json` is its JSON text, `id` the id it carries. */
+export interface SerializedDoc {
+  id: string;
+  json: string;
+}
+
 /** A MongoDB-style filter restricted to the subset validateFilter accepts. */
 export type Filter = Record<string, unknown>;
 export type SortSpec = Record<string, 1 | -1>;
@@ -65,6 +71,12 @@ export interface Store {
   insert(coll: string, doc: Doc): Promise<StoredDoc>;
   /** All or nothing: on any error (for example a duplicate key) nothing of the batch is written. */
   insertMany(coll: string, docs: Doc[]): Promise<StoredDoc[]>;
+  /**
+   * insertMany for a caller that has the documents' text already (an import stages its rows as
+   * JSON): nothing is checked, copied or serialised again. `arrayPaths`: every path at which one
+   * of them holds an array (docs.ts arrayPaths), which the embedded store's queries must know.
+   */
+  insertManyJson(coll: string, docs: readonly SerializedDoc[], arrayPaths?: Iterable<string>): Promise<void>;
   get(coll: string, id: string): Promise<StoredDoc | null>;
   find(coll: string, options?: FindOptions): Promise<StoredDoc[]>;
   count(coll: string, filter?: Filter, options?: { search?: string }): Promise<number>;
