@@ -22,6 +22,7 @@ import { PagePlanner } from './sqlite-plan.js';
 import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
 import { GroupCommit } from './sqlite-group-commit.js';
 import { SqliteTxView } from './sqlite-tx.js';
+import { Checkpointer } from './sqlite-checkpoint.js';
 import { validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 export interface SqliteStoreOptions {
@@ -45,6 +46,8 @@ export interface SqliteStoreOptions {
    * a worker thread): no schema upkeep, writes fail, holdSnapshot() pins what reads see.
    */
   readOnly?: boolean;
+  /** WAL checkpoints on a thread of their own (sqlite-checkpoint.ts); default true. */
+  backgroundCheckpoints?: boolean;
 }
 
 export class SqliteStore implements Store {
@@ -59,6 +62,7 @@ export class SqliteStore implements Store {
   private readonly searchReads: SearchReads;
   private readonly group: GroupCommit;
   private readonly catchUp: SearchCatchUp;
+  private readonly checkpointer: Checkpointer | null = null;
   private closed = false;
   /** Set while transaction() runs: everything else waits, since all share one connection. */
   private txDone: Promise<void> | null = null;
@@ -87,6 +91,17 @@ export class SqliteStore implements Store {
     createArraysMeta(this.db);
     upgradeLayout(this.db);
     for (const coll of pendingCollections(this.db)) this.catchUp.schedule(coll);
+    if (options.backgroundCheckpoints !== false) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(this.file, () => {
+        if (!this.closed) this.db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
+  }
+
+  /** Who copies the WAL back into the database file: the checkpoint thread, or commits (SQLite's default). */
+  get checkpoints(): 'thread' | 'commits' {
+    return this.db.pragma('wal_autocheckpoint', { simple: true }) === 0 ? 'thread' : 'commits';
   }
 
   /** Indexes up to n rows of a collection's search text that wait (sqlite-search-defer.ts); returns how many are left. */
@@ -423,6 +438,7 @@ export class SqliteStore implements Store {
     this.catchUp.stop();
     await this.searchReads.close();
     this.releaseSnapshot();
+    await this.checkpointer?.stop();
     // Fold the WAL back into the main file so a copied data directory is self-contained.
     if (!this.readOnly) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
