@@ -48,7 +48,7 @@ export class BatchChecker {
   private readonly seen = new Map<string, number>();
   private readonly refs: RowReferences;
 
-  constructor(private readonly ctx: ImportContext, private readonly store: Store) {
+  constructor(private readonly ctx: ImportContext, private readonly store: Pick<Store, 'find'>) {
     this.refs = new RowReferences(ctx.reg, store, ctx.fields);
   }
 

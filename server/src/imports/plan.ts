@@ -94,7 +94,7 @@ export function mergeInto(base: Rec, patch: Rec): Rec {
   return out;
 }
 
-async function findIn(store: Store, coll: string, path: string, values: unknown[]): Promise<StoredDoc[]> {
+async function findIn(store: Pick<Store, 'find'>, coll: string, path: string, values: unknown[]): Promise<StoredDoc[]> {
   const out: StoredDoc[] = [];
   for (let i = 0; i < values.length; i += LOOKUP_CHUNK) {
     out.push(...(await store.find(coll, { filter: { [path]: { $in: values.slice(i, i + LOOKUP_CHUNK) } } })));
@@ -103,7 +103,7 @@ async function findIn(store: Store, coll: string, path: string, values: unknown[
 }
 
 /** Stored records by import key (the same key string keyOf gives a row). */
-async function existingByKey(store: Store, ctx: ImportContext, keys: readonly (RecordKey | undefined)[]): Promise<Map<string, StoredDoc[]>> {
+async function existingByKey(store: Pick<Store, 'find'>, ctx: ImportContext, keys: readonly (RecordKey | undefined)[]): Promise<Map<string, StoredDoc[]>> {
   const byPath = new Map<string, Set<unknown>>();
   for (const k of keys) {
     if (!k) continue;
@@ -126,7 +126,7 @@ async function existingByKey(store: Store, ctx: ImportContext, keys: readonly (R
 }
 
 /** countOnly (the dry run): the same decisions, without building the documents to write. */
-export async function planBatch(store: Store, ctx: ImportContext, staged: readonly Staged[], actor: string, now: string, countOnly = false): Promise<Plan> {
+export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, staged: readonly Staged[], actor: string, now: string, countOnly = false): Promise<Plan> {
   const plan: Plan = { inserts: [], arrays: new Set(), updates: [], unchanged: 0, rejected: [] };
   const meta = { createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor };
   // Staged values never hold these keys (readyToStage), so splicing them in cannot repeat one.

@@ -65,7 +65,7 @@ export class RowReferences {
   private readonly resolver: ReferenceResolver;
   private readonly memo = new Map<string, string | null>();
 
-  constructor(reg: Registry, store: Store, fields: readonly FieldDef[]) {
+  constructor(reg: Registry, store: Pick<Store, 'find'>, fields: readonly FieldDef[]) {
     this.walker = compileWalker(fields);
     this.resolver = new ReferenceResolver(reg, store, { byKeyValue: true });
   }

@@ -227,7 +227,7 @@ export class ImportRunner {
     Object.assign(job, { counts: zeroCounts(), rowsValidated: 0, rowsValid: 0, rowsTotal: 0, rowsExact: false, errorBatches: 0, errorRows: 0, rowsApplied: 0 });
     const input: ValidationInput = {
       uploadPath: this.uploadPath(job.id), format: job.format, maxContentBytes: this.opts.maxContentBytes, batchSize: this.validateBatch,
-      stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId,
+      stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId, since: new Date().toISOString(),
     };
     const file = this.storeFile();
     const outcomes = file ? validateInThread(this.reg, job.entity, job.header, file, input) : validateFile(ctx, this.store, input);

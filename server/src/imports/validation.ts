@@ -21,8 +21,13 @@ export interface ValidationInput {
   batchSize: number;
   /** A commit stages its valid rows here; a dry run (no stage) plans them instead. */
   stagePath?: string;
-  /** Who the dry run's plan writes as. */
+  /** Who the job writes as (the dry run's plan too). */
   actor: string;
+  /**
+   * When this validation started (ISO time): what the job itself writes meanwhile (a commit
+   * writes as it validates) is hidden from its checks by it (ownWritesHidden).
+   */
+  since: string;
 }
 
 export interface BatchOutcome {
@@ -48,7 +53,21 @@ function rowFailed(row: number, reason: string): RejectedRow {
   return { row, messages: [{ column: '', code: 'IMPORT_ROW_FAILED', message: formatError('IMPORT_ROW_FAILED', { reason }), params: { reason } }] };
 }
 
-export async function* validateFile(ctx: ImportContext, store: Store, input: ValidationInput): AsyncGenerator<BatchOutcome> {
+/**
+ * The store as a job's validation must see it: without the records the job itself inserts
+ * meanwhile (created by its user since it started), so that a row is checked against the store
+ * as the file found it, never against an earlier row of the same file, as a dry run checks it.
+ * Records others write meanwhile are seen, as they would be by validation before writing.
+ */
+export function ownWritesHidden(store: Pick<Store, 'find'>, entity: string, actor: string, since: string): Pick<Store, 'find'> {
+  const own = { createdBy: actor, createdAt: { $gte: since } };
+  return {
+    find: (coll, options = {}) => coll !== entity ? store.find(coll, options) : store.find(coll, { ...options, filter: { ...options.filter, $nor: [own, ...(options.filter?.$nor as object[] ?? [])] } }),
+  };
+}
+
+export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'find'>, input: ValidationInput): AsyncGenerator<BatchOutcome> {
+  const store = ownWritesHidden(source, ctx.entity, input.actor, input.since);
   const checker = new BatchChecker(ctx, store);
   const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
   const progress = { bytes: 0 };

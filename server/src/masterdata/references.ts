@@ -15,7 +15,7 @@ const isKey = (v: unknown): v is string | number => typeof v === 'string' || (ty
 export class ReferenceResolver {
   private readonly cache = new Map<string, string | null>();
 
-  constructor(private readonly reg: Registry, private readonly store: Store, private readonly options: { byKeyValue?: boolean } = {}) {}
+  constructor(private readonly reg: Registry, private readonly store: Pick<Store, 'find'>, private readonly options: { byKeyValue?: boolean } = {}) {}
 
   private keyPaths(target: string): string[] {
     const def = this.reg.entities[target];
