@@ -55,6 +55,7 @@ const LOOKUP_CHUNK = 500;
 export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serialise: boolean): { ready: Staged[]; refused: { row: number; reason: string }[] } {
   const ready: Staged[] = [];
   const refused: { row: number; reason: string }[] = [];
+  const arrays = new Set<string>(); // one for the batch: most rows hold no array
   for (const s of rows) {
     if (SYSTEM_KEYS.some((k) => Object.hasOwn(s.v, k))) s.v = dataOf(s.v);
     try {
@@ -65,8 +66,11 @@ export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serial
     }
     const key = ctx.kind === 'master' ? ctx.keyOf(s.v) : undefined;
     if (key) s.k = [key.index, key.value];
-    const arrays = arrayPaths(s.v);
-    if (arrays.size > 0) s.a = [...arrays];
+    arrayPaths(s.v, '', arrays);
+    if (arrays.size > 0) {
+      s.a = [...arrays];
+      arrays.clear();
+    }
     if (serialise) s.text = JSON.stringify(s.v);
     ready.push(s);
   }

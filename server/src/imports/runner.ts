@@ -225,14 +225,15 @@ export class ImportRunner {
     if (!job.dryRun) await undoFrom(this.store, job.id, 0);
     await deleteJobDocs(this.store, ERROR_BATCHES, job.id);
     Object.assign(job, { counts: zeroCounts(), rowsValidated: 0, rowsValid: 0, rowsTotal: 0, rowsExact: false, errorBatches: 0, errorRows: 0, rowsApplied: 0 });
+    const file = this.storeFile();
+    // On its own thread validation runs ahead; the rows it staged are written meanwhile.
+    const follow = file !== undefined && !job.dryRun && this.opts.writeWhileValidating !== false;
     const input: ValidationInput = {
       uploadPath: this.uploadPath(job.id), format: job.format, maxContentBytes: this.opts.maxContentBytes, batchSize: this.validateBatch,
-      stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId, since: new Date().toISOString(),
+      stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId, since: follow ? new Date().toISOString() : undefined,
     };
-    const file = this.storeFile();
     const outcomes = file ? validateInThread(this.reg, job.entity, job.header, file, input) : validateFile(ctx, this.store, input);
-    // On its own thread validation runs ahead; the rows it staged are written meanwhile.
-    const writer = file && !job.dryRun && this.opts.writeWhileValidating !== false ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
+    const writer = follow ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
     try {
       for await (const o of outcomes) {
         await this.locked(() => this.record(job, o));

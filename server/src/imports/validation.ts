@@ -24,10 +24,11 @@ export interface ValidationInput {
   /** Who the job writes as (the dry run's plan too). */
   actor: string;
   /**
-   * When this validation started (ISO time): what the job itself writes meanwhile (a commit
-   * writes as it validates) is hidden from its checks by it (ownWritesHidden).
+   * Set when the job writes while it validates (a commit on the embedded store): when this
+   * validation started (ISO time). What the job writes from then on is hidden from its checks
+   * (ownWritesHidden); a job that writes nothing before validation ends needs no filter.
    */
-  since: string;
+  since?: string;
 }
 
 export interface BatchOutcome {
@@ -67,7 +68,7 @@ export function ownWritesHidden(store: Pick<Store, 'find'>, entity: string, acto
 }
 
 export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'find'>, input: ValidationInput): AsyncGenerator<BatchOutcome> {
-  const store = ownWritesHidden(source, ctx.entity, input.actor, input.since);
+  const store = input.since === undefined ? source : ownWritesHidden(source, ctx.entity, input.actor, input.since);
   const checker = new BatchChecker(ctx, store);
   const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
   const progress = { bytes: 0 };

@@ -260,7 +260,10 @@ function checkValue(v: unknown, depth: number): void {
     return;
   }
   if (!isPlainObject(v)) fail('INVALID_DOCUMENT', 'documents hold plain JSON values only (no Date, undefined, functions)');
-  for (const [k, x] of Object.entries(v)) {
+  // for…in, not Object.entries: every written document passes here, and the pairs were garbage.
+  // A plain object (checked above) has no enumerable keys but its own.
+  for (const k in v) {
+    const x = v[k];
     if (k.length === 0 || k.startsWith('$') || k.includes('.') || k.includes('\0')) fail('INVALID_DOCUMENT', `invalid field name ${JSON.stringify(k)}`);
     if (x === undefined) fail('INVALID_DOCUMENT', `field ${k} is undefined`);
     checkValue(x, depth + 1);
