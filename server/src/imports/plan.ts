@@ -82,6 +82,7 @@ function insertJson(id: string, s: Staged, extra: string): string {
   const body = s.text ?? JSON.stringify(s.v);
   return `{"id":${JSON.stringify(id)},${body.length > 2 ? `${body.slice(1, -1)},` : ''}${extra}}`;
 }
+
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stored record without what the server sets: what a file's row is compared with. */

@@ -2,9 +2,9 @@
  * The staging file: the valid rows of a commit, cleaned and resolved, one line each, written
  * during validation and read back while writing. A line is the row's particulars (number,
  * import key, defaulted and array paths) as JSON, a tab, and its value as JSON (readyToStage
- * wrote it): an insert writes that text as it is, and only an update reads the value. It is on disk (next to the upload)
- * so memory never holds the rows, and it is synced before the job moves on to writing, so a
- * job resumed after a crash reads exactly the rows it validated.
+ * wrote it): an insert writes that text as it is, and only an update reads the value. It is
+ * on disk (next to the upload) so memory never holds the rows, and it is synced before the
+ * job moves on to writing, so a job resumed after a crash reads exactly the rows it validated.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';

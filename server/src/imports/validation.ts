@@ -63,7 +63,11 @@ function rowFailed(row: number, reason: string): RejectedRow {
 export function ownWritesHidden(store: Pick<Store, 'find'>, entity: string, actor: string, since: string): Pick<Store, 'find'> {
   const own = { createdBy: actor, createdAt: { $gte: since } };
   return {
-    find: (coll, options = {}) => coll !== entity ? store.find(coll, options) : store.find(coll, { ...options, filter: { ...options.filter, $nor: [own, ...(options.filter?.$nor as object[] ?? [])] } }),
+    find(coll, options = {}) {
+      if (coll !== entity) return store.find(coll, options);
+      const nor = [own, ...((options.filter?.$nor as object[] | undefined) ?? [])];
+      return store.find(coll, { ...options, filter: { ...options.filter, $nor: nor } });
+    },
   };
 }
 
