@@ -11,10 +11,9 @@
  * - The undo log also rolls a whole job back (all-or-nothing after a late failure, or a job
  *   the server keeps crashing on).
  */
-import { formatError } from '../../../engine/src/index';
 import { isStoreError, type Doc, type JsonValue, type Store, type StoredDoc } from '../store/types';
 import type { ImportContext } from './context';
-import { inTransaction, JOBS, saveRejected, UNDO, undoId, type Counts, type ImportMode, type Job, type RejectedRow } from './jobs';
+import { inTransaction, JOBS, rowFailed, saveRejected, UNDO, undoId, type Counts, type ImportMode, type Job, type RejectedRow } from './jobs';
 import { planBatch, type Plan, type Staged } from './plan';
 
 /** All or nothing met a row it cannot write: the job must be rolled back. */
@@ -115,7 +114,7 @@ function refused(ctx: ImportContext, row: Staged, e: Error): RejectedRow {
   const fields = isStoreError(e, 'DUPLICATE_KEY') ? e.fields : [];
   const column = fields.length > 0 ? ctx.columnOf(fields[0]) : '';
   const reason = fields.length > 0 ? `another record already has this ${fields.map((f) => ctx.labelOf(f)).join(', ')}` : e.message;
-  return { row: row.r, messages: [{ column, field: fields[0], code: 'IMPORT_ROW_FAILED', message: formatError('IMPORT_ROW_FAILED', { reason }), params: { reason } }] };
+  return rowFailed(row.r, reason, column, fields[0]);
 }
 
 class Probed extends Error {}

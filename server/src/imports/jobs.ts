@@ -41,6 +41,11 @@ export function jobMessage(severity: 'error' | 'warn', code: ErrorCode, params: 
   return { severity, code, message: formatError(code, params), params };
 }
 
+/** A row the store refuses (or would): "The row could not be written: …", at the column of the field at fault when known. */
+export function rowFailed(row: number, reason: string, column = '', field?: string): RejectedRow {
+  return { row, messages: [{ column, field, code: 'IMPORT_ROW_FAILED', message: formatError('IMPORT_ROW_FAILED', { reason }), params: { reason } }] };
+}
+
 export interface Job {
   id: string;
   entity: string;

@@ -5,11 +5,10 @@
  * outcome per batch, which the runner records in the job. The same generator runs on the
  * runner's thread or, for the embedded store, on a worker thread (validationThread.ts).
  */
-import { formatError } from '../../../engine/src/index';
 import type { Store } from '../store/types';
 import { BatchChecker, type RowInput } from './check';
 import type { ImportContext } from './context';
-import type { RejectedRow } from './jobs';
+import { rowFailed, type RejectedRow } from './jobs';
 import { planBatch, readyToStage } from './plan';
 import { readRecords, type FileFormat } from './source';
 import { StageWriter } from './stage';
@@ -47,11 +46,6 @@ export interface BatchOutcome {
   /** The staging file so far: complete lines, and its length in bytes. */
   stagedLines: number;
   stagedBytes: number;
-}
-
-/** A row the store would refuse, as a write that failed says it. */
-function rowFailed(row: number, reason: string): RejectedRow {
-  return { row, messages: [{ column: '', code: 'IMPORT_ROW_FAILED', message: formatError('IMPORT_ROW_FAILED', { reason }), params: { reason } }] };
 }
 
 /**
