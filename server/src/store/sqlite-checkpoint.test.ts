@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from './sqlite';
+import { Checkpointer } from './sqlite-checkpoint';
 
 const dir = mkdtempSync(join(tmpdir(), 'tm-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +61,13 @@ describe('WAL checkpoints on their own thread', () => {
     expect(again.checkpoints).toBe('commits');
     expect(await again.count('lots')).toBe(5000);
     await again.close();
+  });
+
+  it('tells its owner when the thread ends on its own, so commits checkpoint again', async () => {
+    let stopped = false;
+    // No database there: the thread cannot open it and ends.
+    const c = new Checkpointer(join(dir, 'missing', 'store.sqlite'), () => { stopped = true; });
+    await until('the thread to end', () => stopped);
+    await c.stop();
   });
 });
