@@ -52,12 +52,22 @@ const LOOKUP_CHUNK = 500;
  * written once, so that writing it later needs neither the value nor a second serialisation.
  * Returns the rows the store would refuse, with why.
  */
+/** The server-set keys dropped from a staged row's value and the paths it holds arrays at noted (`scratch`: a Set to reuse). */
+export function noteValue(s: Staged, scratch: Set<string> = new Set()): void {
+  if (SYSTEM_KEYS.some((k) => Object.hasOwn(s.v, k))) s.v = dataOf(s.v);
+  arrayPaths(s.v, '', scratch);
+  if (scratch.size > 0) {
+    s.a = [...scratch];
+    scratch.clear();
+  }
+}
+
 export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serialise: boolean): { ready: Staged[]; refused: { row: number; reason: string }[] } {
   const ready: Staged[] = [];
   const refused: { row: number; reason: string }[] = [];
   const arrays = new Set<string>(); // one for the batch: most rows hold no array
   for (const s of rows) {
-    if (SYSTEM_KEYS.some((k) => Object.hasOwn(s.v, k))) s.v = dataOf(s.v);
+    noteValue(s, arrays);
     try {
       validateDocument(s.v);
     } catch (e) {
@@ -66,11 +76,6 @@ export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serial
     }
     const key = ctx.kind === 'master' ? ctx.keyOf(s.v) : undefined;
     if (key) s.k = [key.index, key.value];
-    arrayPaths(s.v, '', arrays);
-    if (arrays.size > 0) {
-      s.a = [...arrays];
-      arrays.clear();
-    }
     if (serialise) s.text = JSON.stringify(s.v);
     ready.push(s);
   }

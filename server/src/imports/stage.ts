@@ -8,8 +8,7 @@
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { arrayPaths } from '../store/docs';
-import { dataOf, type Staged } from './plan';
+import { noteValue, type Staged } from './plan';
 
 export class StageWriter {
   /** Complete lines written so far, and the file's length. */
@@ -72,9 +71,7 @@ function stagedRow(line: string): Staged {
   if (tab < 0) {
     // A file staged before lines had two parts (a job resumed after an upgrade): noted as readyToStage would.
     const s = JSON.parse(line) as Staged;
-    s.v = dataOf(s.v);
-    const arrays = arrayPaths(s.v);
-    if (arrays.size > 0) s.a = [...arrays];
+    noteValue(s);
     return s;
   }
   return new StagedLine(JSON.parse(line.slice(0, tab)) as Omit<Staged, 'v' | 'text'>, line.slice(tab + 1));

@@ -1,9 +1,9 @@
 /**
  * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside whichever commit
  * finds the WAL past 1,000 pages, on the thread that commits: the server's main thread. That is
- * a few milliseconds as a rule, but a reader holding one snapshot for long (an import validating
- * a million rows) lets the WAL grow past a gigabyte, and the commits after it ends copy all of it
- * back while every request waits (about 10 s of a 1M-row import's main thread). A thread with a
+ * a few milliseconds as a rule, but any reader holding one snapshot for long lets the WAL grow
+ * (an import's validation once held one for its whole file: 1.35 GB for a million rows), and
+ * the commits after it ends copy all of it back while every request waits. A thread with a
  * connection of its own checkpoints instead, a few times a second; a PASSIVE checkpoint never
  * blocks readers or writers. The main connection's automatic checkpoint is off while the thread
  * runs and comes back if the thread stops.
