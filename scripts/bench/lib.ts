@@ -22,8 +22,8 @@ export async function load(label: string, opts: autocannon.Options): Promise<Fig
 }
 
 /** Starts a script in a child process so the server has a core to itself; resolves when it listens. */
-export async function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess; rss: () => number }> {
-  const port = await freePort();
+export async function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = [], port?: number): Promise<{ url: string; child: ChildProcess; rss: () => number }> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@ import Papa from 'papaparse';
 import { cellText, columnsOf, type RefTitles } from '../../../engine/src/list/index';
 import { masterDataExportRoutes } from '../routes/masterdataExport';
 import { startWithPlugins, type PluginHarness } from '../testing/withPlugins';
-import { csvCell, EXPORT_PAGE_SIZE, neutralise } from './exportCsv';
+import type { Store } from '../store/types';
+import { csvCell, EXPORT_PAGE_SIZE, exportCsv, neutralise } from './exportCsv';
 
 let h: PluginHarness;
 let headers: Record<string, string>;
@@ -46,6 +47,12 @@ async function exported(query: string, lang = 'en'): Promise<string[][]> {
   return Papa.parse<string[]>(res.body.trimEnd(), { newline: '\r\n' }).data;
 }
 
+async function collect(gen: AsyncGenerator<string>): Promise<string> {
+  let text = '';
+  for await (const chunk of gen) text += chunk;
+  return text;
+}
+
 describe('CSV export of a master-data list', () => {
   it('holds every row of the filter across all pages, as the list API pages them, with labels as headers', async () => {
     const query = 'state=1&sort=-company_name';
@@ -70,6 +77,43 @@ describe('CSV export of a master-data list', () => {
     const [head, ...rows] = await exported('q=co 000&columns=email,company_name', 'es');
     expect(head).toEqual(['Correo electrónico', 'Razón social']);
     expect(rows.map((r) => r[1]).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `Export Co 000${i}`).filter((n) => n !== 'Export Co 0003'));
+  });
+
+  it('returns every row exactly once, in the list API order, across many pages that split ties in the sort field', async () => {
+    // address.city holds three values over 537 rows: every page boundary falls inside a tie.
+    for (const query of ['sort=address.city', 'sort=-address.city,-state', 'state=1&sort=-address.city']) {
+      const params = Object.fromEntries(new URLSearchParams(query)) as { sort: string; state?: string };
+      const text = await collect(exportCsv(h.registry, h.store, h.registry.entities.company, { ...params, state: params.state ? Number(params.state) : undefined }, 'en', 7));
+      const [, ...rows] = Papa.parse<string[]>(text.trimEnd(), { newline: '\r\n' }).data;
+      const listed = await listAll(query);
+      const cols = columnsOf(h.registry, 'company', 'en').filter((c) => !c.optional);
+      expect(rows, query).toEqual(listed.rows.map((r) => cols.map((c) => neutralise(cellText(c, r, 'en', listed.titles)))));
+      const emails = rows.map((r) => r[cols.findIndex((c) => c.path === 'email')]);
+      expect(new Set(emails).size, query).toBe(listed.rows.length);
+    }
+  });
+
+  it('lets the event loop turn between pages, so other requests are served during an export', async () => {
+    // Counts event-loop turns (setImmediate callbacks, which run only when the loop turns, as
+    // an incoming request would be read) and reads the count at every page the export asks for (reference titles are
+    // looked up with finds of their own, without a limit).
+    let turns = 0;
+    let ticking = true;
+    const tick = () => { turns++; if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    const atPage: number[] = [];
+    const store = new Proxy(h.store, {
+      get: (target, prop, receiver) => prop === 'find'
+        ? (...args: Parameters<Store['find']>) => { if (args[1]?.sort !== undefined) atPage.push(turns); return target.find(...args); }
+        : Reflect.get(target, prop, receiver) as unknown,
+    });
+    try {
+      await collect(exportCsv(h.registry, store, h.registry.entities.company, {}, 'en', 25));
+    } finally {
+      ticking = false;
+    }
+    expect(atPage.length).toBe(Math.ceil((N + 1) / 25)); // 538 companies (the parent included), 25 a page
+    for (let i = 1; i < atPage.length; i++) expect(atPage[i], `turns before page ${i + 1}`).toBeGreaterThan(atPage[i - 1]);
   });
 
   it('neutralises spreadsheet formulas and quotes separators', () => {

@@ -1,6 +1,7 @@
 import type { EntityDef, Lang, Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
-import type { Store } from '../store/types';
+import { setImmediate } from 'node:timers/promises';
+import type { Store, StoredDoc } from '../store/types';
 // The list's column model and cell formatting, shared with the web list so the CSV and the
 // screen show the same text, referenced records' titles included.
 import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
@@ -46,13 +47,17 @@ export function exportColumns(reg: Registry, def: EntityDef, lang: Lang, request
  * The CSV of a list query across all its pages: a header of labels, then one line per
  * record, read from the store a page at a time with the list's own filter and sort; a
  * reference shows its record's title, looked up once per page and target entity.
+ *
+ * Pages follow each other by keyset (the last record is the cursor), so each costs the same
+ * wherever it lies; between pages the generator waits for the event loop's next turn, so an
+ * export of any size never holds the server longer than one page (other requests run between).
  */
-export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, query: Omit<ListQuery, 'page' | 'pageSize'> & { columns?: string }, lang: Lang): AsyncGenerator<string> {
+export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, query: Omit<ListQuery, 'page' | 'pageSize'> & { columns?: string }, lang: Lang, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<string> {
   const cols = exportColumns(reg, def, lang, query.columns);
-  const q = buildListQuery(reg, def, { ...query, page: 1, pageSize: EXPORT_PAGE_SIZE });
+  const q = buildListQuery(reg, def, { ...query, page: 1, pageSize });
   yield csvLine(cols.map((c) => c.label));
-  for (let skip = 0; ; skip += EXPORT_PAGE_SIZE) {
-    const page = await store.find(def.name, { filter: q.filter, search: q.search, sort: q.sort, skip, limit: EXPORT_PAGE_SIZE });
+  for (let after: StoredDoc | undefined; ;) {
+    const page = await store.find(def.name, { filter: q.filter, search: q.search, sort: q.sort, after, limit: pageSize });
     const titles = await referenceTitles(reg, store, cols, page, lang);
     let chunk = '';
     for (const rec of page) {
@@ -60,6 +65,8 @@ export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, qu
       chunk += csvLine(cols.map((c) => cellText(c, rec, lang, titles)));
     }
     if (chunk) yield chunk;
-    if (page.length < EXPORT_PAGE_SIZE) return;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1];
+    await setImmediate();
   }
 }

@@ -8,7 +8,7 @@ import { aggregationContract } from './contract-aggregate.js';
 import { filterContract } from './contract-filters.js';
 import { searchContract } from './contract-search.js';
 import type { ServerGap } from './mongo-gaps.js';
-import type { Doc, Store } from './types.js';
+import type { Doc, SortSpec, Store, StoredDoc } from './types.js';
 
 
 export interface ContractOptions {
@@ -204,6 +204,31 @@ function pagingContract(ctx: ContractContext): void {
       expect(asc).toEqual(['d02', 'd10', 'd05', 'd01', 'd08', 'd09', 'd04', 'd07', 'd00', 'd06', 'd03']);
       const desc = (await s.find(c, { sort: { v: -1 } })).map((d) => d.id);
       expect(desc).toEqual(['d03', 'd06', 'd00', 'd07', 'd04', 'd09', 'd08', 'd01', 'd05', 'd02', 'd10']);
+    });
+
+    it('pages after a document (keyset) exactly as skip does: ties, descending, several keys, nested paths, missing values and mixed types', async () => {
+      const s = ctx.store();
+      const c = ctx.fresh('keyset');
+      const mixed: unknown[] = ['b', 3, null, true, 'B', -1.5, false, 'a', 10, '10', undefined];
+      await s.insertMany(c, companies(60, (i) => ({ rank: i % 4, ...(mixed[i % 11] === undefined ? {} : { mix: mixed[i % 11] }) })));
+      const sorts: (SortSpec | undefined)[] = [undefined, { rank: 1 }, { rank: -1 }, { type: 1, employees: -1 }, { mix: 1 }, { mix: -1 }, { 'address.zip': -1, mix: 1 }, { id: -1 }, { rank: 1, id: -1 }];
+      for (const sort of sorts) {
+        for (const filter of [{}, { state: 1 }]) {
+          const all = (await s.find(c, { sort, filter })).map((d) => d.id);
+          const paged: string[] = [];
+          let after: StoredDoc | undefined;
+          for (let n = 0; n < 60; n++) {
+            const page = await s.find(c, { sort, filter, after, limit: 7, projection: n % 2 ? undefined : { name: 1, rank: 1, mix: 1, type: 1, employees: 1, address: 1 } });
+            paged.push(...page.map((d) => d.id));
+            if (page.length < 7) break;
+            after = page[page.length - 1];
+          }
+          expect(paged, JSON.stringify({ sort, filter })).toEqual(all);
+        }
+      }
+      await expect(s.find(c, { after: { name: 'no id' } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      const [first] = await s.find(c, { limit: 1 });
+      await expect(s.find(c, { after: first, skip: 2 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
 
     it('sorts on nested paths and on id', async () => {

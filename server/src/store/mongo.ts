@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient, type ClientSession, type Collection, type Db } from 'mongodb';
 import { applySet, keyValues, prepareDoc, prepareReplacement, project, sameJson } from './docs.js';
+import { afterTerms } from './keyset.js';
 import { fromMongo, idToMongo, keyName, pipelineToMongo, sortToMongo, toMongo, translateMongoError, uniqueFields } from './mongo-util.js';
 import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
@@ -174,7 +175,8 @@ export class MongoStore implements Store {
     validatePaging(o.skip, o.limit);
     if (o.sort !== undefined) validateSort(o.sort);
     validateFilter(o.filter ?? {});
-    const filter = this.withSearch(coll, o.filter ?? {}, o.search);
+    const terms = afterTerms(o);
+    const filter = this.withSearch(coll, terms ? { $and: [o.filter ?? {}, { $or: terms }] } : o.filter ?? {}, o.search);
     if (o.limit === 0) return [];
     const cursor = this.col(coll).find(idToMongo(filter), { sort: sortToMongo(o.sort), skip: o.skip ?? 0, ...this.opts });
     if (o.limit !== undefined) cursor.limit(o.limit);

@@ -40,6 +40,12 @@ export interface FindOptions {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /**
+   * Keyset paging: only the documents that sort after this one (the last of the previous page,
+   * with its id and sorted fields). A page then costs the same wherever it lies, where `skip`
+   * walks every row before it. Not combined with `skip`; sorted fields must hold scalars.
+   */
+  after?: Doc;
   /** Inclusion or exclusion of dotted paths; `id` is included unless excluded explicitly. */
   projection?: Projection;
   /**
