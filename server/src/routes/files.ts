@@ -64,13 +64,13 @@ export async function fileRoutes(app: FastifyInstance, opts: { registry: Registr
       throw new ApiError('BODY_TOO_LARGE', { limit }, [{ field: path, message: `${label} : the file is larger than ${limit} bytes`, code: 'FILE_TOO_LARGE' }]);
     }
     if (content.length > limit) throw new ApiError('BODY_TOO_LARGE', { limit }, [{ field: path, message: `${label} : the file is larger than ${limit} bytes`, code: 'FILE_TOO_LARGE' }]);
-    const type = sniffType(content.subarray(0, 16));
+    const type = await sniffType(content, part.filename);
     if (!accepts(field.accept, type, part.filename)) {
       const message = `${label} : only ${field.accept!.join(', ')} files are accepted`;
       throw new ApiError('INVALID_REQUEST', { detail: message }, [{ field: path, message, code: 'FILE_TYPE' }]);
     }
     const meta = await files.put({
-      name: part.filename.slice(0, 200), size: content.length, contentType: type, entity, field: path,
+      name: part.filename.slice(0, 200), size: content.length, contentType: type.mime, entity, field: path,
       uploadedBy: request.principal?.userId ?? 'anonymous', uploadedAt: new Date().toISOString(),
     }, content);
     return reply.status(201).send({ id: meta.id, name: meta.name, size: meta.size, contentType: meta.contentType });
