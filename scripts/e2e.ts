@@ -23,6 +23,9 @@ const root = process.cwd();
 const artifacts = resolve(root, '.ci-artifacts');
 
 async function distinctPorts(n: number): Promise<number[]> {
+  // E2E_PORT_BASE: consecutive ports from there (where several runs share a machine).
+  const base = Number(process.env.E2E_PORT_BASE);
+  if (base > 0) return Array.from({ length: n }, (_, i) => base + i);
   const ports = new Set<number>();
   while (ports.size < n) ports.add(await freePort());
   return [...ports];

@@ -7,6 +7,7 @@ import type { Authenticator } from './auth/principal';
 import { errorsPlugin } from './plugins/errors';
 import { ApiError } from './apiError';
 import { accessPlugin } from './plugins/access';
+import { securityHeaders } from './plugins/securityHeaders';
 import { healthRoutes } from './routes/health';
 import { masterDataRoutes } from './routes/masterdata';
 import { configRoutes } from './routes/config';
@@ -52,6 +53,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin, { bodyLimit });
+  await app.register(securityHeaders, { settings: opts.registry.deployment.settings });
   await app.register(accessPlugin, {
     authenticator: opts.authenticator,
     superadmin: opts.registry.access.superadmin,
