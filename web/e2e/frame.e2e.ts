@@ -111,17 +111,28 @@ describe('embedded feature frame', () => {
   });
 
   it('ignores messages from origins it does not trust', async () => {
-    await s.page.goto('/imports');
-    const frame = await featureFrame(s.page, 'imports');
     // The same page on another origin (localhost instead of 127.0.0.1) is not a configured origin.
-    const untrusted = env.features.replace('127.0.0.1', 'localhost');
-    await frame.goto(`${untrusted}/agro/imports.localhost/index.html`);
-    await frame.waitForFunction(() => Array.isArray((window as unknown as { __messages?: unknown[] }).__messages));
-    await send(frame, { type: 'goTo', payload: { type: 'lot', query: { lot: 42 } } });
-    await send(frame, { type: 'helpStatus', payload: { enabled: true } });
-    await s.page.waitForTimeout(800);
-    expect(await s.page.locator('.p-toast-message').count()).toBe(0);
-    expect(await s.page.locator('[data-testid=help-button]').count()).toBe(0);
+    const untrusted = `${env.features.replace('127.0.0.1', 'localhost')}/agro/imports.localhost/index.html`;
+    await s.page.goto('/imports');
+    // The shell's Content-Security-Policy (frame-src) refuses to load it in the frame at all…
+    await expect((await featureFrame(s.page, 'imports')).goto(untrusted)).rejects.toThrow(/ERR_BLOCKED_BY_CSP/);
+    // …and were it loaded (here with the policy bypassed), the shell would ignore its messages.
+    const context = await browser.newContext({ bypassCSP: true, baseURL: env.base, viewport: { width: 1366, height: 820 }, locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      await signIn(page, USERS.admin.email, USERS.admin.password);
+      await page.goto('/imports');
+      const frame = await featureFrame(page, 'imports');
+      await frame.goto(untrusted);
+      await frame.waitForFunction(() => Array.isArray((window as unknown as { __messages?: unknown[] }).__messages));
+      await send(frame, { type: 'goTo', payload: { type: 'lot', query: { lot: 42 } } });
+      await send(frame, { type: 'helpStatus', payload: { enabled: true } });
+      await page.waitForTimeout(800);
+      expect(await page.locator('.p-toast-message').count()).toBe(0);
+      expect(await page.locator('[data-testid=help-button]').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 
   it('forgets the selected warehouse and reloads on clearSelectedWarehouse', async () => {

@@ -8,7 +8,7 @@ import { aggregationContract } from './contract-aggregate.js';
 import { filterContract } from './contract-filters.js';
 import { searchContract } from './contract-search.js';
 import type { ServerGap } from './mongo-gaps.js';
-import type { Doc, SortSpec, Store, StoredDoc } from './types.js';
+import type { Doc, JsonValue, SortSpec, Store, StoredDoc } from './types.js';
 
 
 export interface ContractOptions {
@@ -209,7 +209,7 @@ function pagingContract(ctx: ContractContext): void {
     it('pages after a document (keyset) exactly as skip does: ties, descending, several keys, nested paths, missing values and mixed types', async () => {
       const s = ctx.store();
       const c = ctx.fresh('keyset');
-      const mixed: unknown[] = ['b', 3, null, true, 'B', -1.5, false, 'a', 10, '10', undefined];
+      const mixed: (JsonValue | undefined)[] = ['b', 3, null, true, 'B', -1.5, false, 'a', 10, '10', undefined];
       await s.insertMany(c, companies(60, (i) => ({ rank: i % 4, ...(mixed[i % 11] === undefined ? {} : { mix: mixed[i % 11] }) })));
       const sorts: (SortSpec | undefined)[] = [undefined, { rank: 1 }, { rank: -1 }, { type: 1, employees: -1 }, { mix: 1 }, { mix: -1 }, { 'address.zip': -1, mix: 1 }, { id: -1 }, { rank: 1, id: -1 }];
       for (const sort of sorts) {
