@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { passwordStrength, type Lang } from '../../../../engine/src/index';
 import { ApiError } from '../../apiError';
 import { takeAttempt } from '../../auth/attempts';
+import { Grants } from '../../auth/grants';
 import { hashPassword } from '../../auth/passwords';
 import { findUserByEmail, normaliseEmail, organisationOf } from '../../auth/policy';
 import { RESET_COLLECTION_SPEC, ResetTokens } from '../../auth/resetTokens';
@@ -77,6 +78,7 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
   await ctx.store.ensureCollection(RESET_COLLECTION_SPEC);
   const settings = ctx.registry.deployment.settings;
   const tokens = new ResetTokens(ctx.store, settings.passwordResetValidityMs, ctx.now);
+  const grants = new Grants(ctx.registry, ctx.store);
   const pending = new Set<Promise<void>>();
   // Let mails in flight finish before the store closes under them.
   app.addHook('onClose', async () => { await Promise.allSettled([...pending]); });
@@ -110,6 +112,9 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
       void reply.header('retry-after', String(wait));
       throw new ApiError('RATE_LIMITED', { seconds: wait });
     }
+    // A link signs its holder in as the account: only a superadmin sends one to a superadmin.
+    const target = await findUserByEmail(ctx.store, address);
+    if (target) await grants.checkMayManage(request.principal!, target);
     if (!(await sendLink(ctx, tokens, address, request.log, purpose))) {
       throw new ApiError('INVALID_REQUEST', { detail: `no link can be sent to ${address.slice(0, 100)}: the account is unknown or disabled, or its organisation does not allow e-mail sign-in` });
     }
