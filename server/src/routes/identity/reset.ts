@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { passwordStrength, type Lang } from '../../../../engine/src/index';
+import type { Lang } from '../../../../engine/src/index';
 import { ApiError } from '../../apiError';
 import { takeAttempt } from '../../auth/attempts';
 import { Grants } from '../../auth/grants';
-import { hashPassword } from '../../auth/passwords';
+import { hashPassword, requireStrongEnough } from '../../auth/passwords';
 import { findUserByEmail, normaliseEmail, organisationOf } from '../../auth/policy';
-import { RESET_COLLECTION_SPEC, ResetTokens } from '../../auth/resetTokens';
+import { RESET_COLLECTION_SPEC, ResetTokens, resetLink } from '../../auth/resetTokens';
 import type { StoredDoc } from '../../store/types';
 import { emailSchema, limitAttempt, tags, type IdentityContext } from './context';
 
@@ -56,7 +56,7 @@ async function sendLink(ctx: IdentityContext, tokens: ResetTokens, email: string
   const org = await organisationOf(ctx.store, user);
   if (org && Array.isArray(org.providers) && !org.providers.includes('email')) return false;
   const { token } = await tokens.issue(user.id);
-  const link = `${ctx.publicUrl}/resetPassword?token=${token}`;
+  const link = resetLink(ctx.publicUrl, token);
   if (!ctx.mailer) {
     // The one log line that holds a secret, on purpose: a deployment without mail still needs the link.
     log.info({ resetLink: link, userId: user.id }, 'password reset link (SMTP_URL is not set, so it is logged instead of mailed)');
@@ -127,8 +127,7 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
   }, async (request) => {
     const { token, password } = request.body as { token: string; password: string };
     // Checked before the token is used up, so a refused password does not cost the link.
-    const strength = passwordStrength(password, settings.passwordStrength);
-    if (strength !== 'medium' && strength !== 'strong') throw new ApiError('PASSWORD_TOO_WEAK', { length: settings.passwordStrength.mediumMinLength });
+    requireStrongEnough(ctx.registry, password);
     const userId = await tokens.consume(token);
     const user = userId ? await ctx.store.get('user', userId) : null;
     if (!user) throw new ApiError('RESET_TOKEN_INVALID');
