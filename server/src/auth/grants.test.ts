@@ -191,3 +191,17 @@ describe('a superadmin', () => {
     refused(await call(superadmin, 'PUT', `${users}/${superadmin.id}`, { ...(await editable(superadmin.id)), access: ['superadmin', 'Dashboards'] }), 403, 'OWN_ACCESS');
   });
 });
+
+describe('imports', () => {
+  it('cannot bring users or groups in, so no import bypasses this check', async () => {
+    // Should user or group ever become importable, its rows must go through Grants.checkWrite too.
+    const caller = await h.userWith(['superadmin']);
+    for (const entity of ['user', 'group']) {
+      const payload = `--x\r\nContent-Disposition: form-data; name="entity"\r\n\r\n${entity}\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nemail,display_name,access\r\nx@example.com,X,superadmin\r\n--x--\r\n`;
+      const res = await h.app.inject({ method: 'POST', url: '/api/imports', headers: { ...caller.headers, 'content-type': 'multipart/form-data; boundary=x' }, payload });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.details[0]).toMatchObject({ field: 'entity' });
+    }
+    expect(await h.store.count('user', { email: 'x@example.com' })).toBe(0);
+  });
+});
