@@ -41,7 +41,7 @@ async function editable(id: string): Promise<Record<string, unknown>> {
 }
 
 async function effectiveAccess(id: string): Promise<string[]> {
-  return (await principalFor(h.registry, h.store, (await h.store.get('user', id))!, 'check')).access;
+  return [...(await principalFor(h.registry, h.store, (await h.store.get('user', id))!, 'check')).access];
 }
 
 function refused(res: { statusCode: number; json(): { error: { code: string } } }, status: number, code: string): void {
