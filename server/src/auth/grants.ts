@@ -1,14 +1,17 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Registry } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
 import type { Store, StoredDoc } from '../store/types';
-import { anotherActiveSuperadmin } from './superadmins';
+import { organisationOf } from './policy';
+import { ableToSignIn, superadminRemains, type SuperadminChange } from './superadmins';
 
 /**
  * Who may grant what (issue 13). Access reaches a user through four fields of their record
  * (keys, templates, profiles, groups) and through the access of the groups they belong to, so
  * these two entities are where an escalation would happen. The rule, for every write to them:
  * you give or take away only access you hold yourself; only a superadmin touches a superadmin;
- * nobody changes their own grants; no write may leave the platform without an active superadmin.
+ * nobody changes their own grants; no write may leave the platform without an active superadmin,
+ * and that includes a write to an organisation, whose rules can keep its members from signing in.
  */
 
 export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -16,6 +19,9 @@ export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x
 /** The fields of a user record that grant access. */
 const USER_GRANTS = ['access', 'templates', 'profiles', 'groups'] as const;
 type UserGrant = (typeof USER_GRANTS)[number];
+
+/** The fields of an organisation that decide whether its members can sign in (policy.ts). */
+const SIGN_IN_RULES = ['state', 'account_expiry', 'providers', 'allowed_domains'] as const;
 
 /** Fields only the server writes (sign-in stamps them): kept on update, dropped on create. */
 const SERVER_OWNED: Readonly<Record<string, readonly string[]>> = { user: ['last_sign_in'] };
@@ -90,11 +96,14 @@ export async function userKeys(catalogue: AccessCatalogue, store: Store, user: R
   return { keys, groups };
 }
 
-/** The check the master-data writes of users and groups go through, and the send-link route. */
+/**
+ * The check the master-data writes of users, groups and organisations go through, and the
+ * send-link route.
+ */
 export class Grants {
   readonly catalogue: AccessCatalogue;
 
-  constructor(reg: Registry, private readonly store: Store) {
+  constructor(private readonly reg: Registry, private readonly store: Store) {
     this.catalogue = catalogueOf(reg);
   }
 
@@ -105,6 +114,7 @@ export class Grants {
   async checkWrite(entity: string, before: StoredDoc | undefined, after: Rec | undefined, actor: Grantor): Promise<void> {
     if (entity === 'user') await this.checkUser(before, after, actor);
     else if (entity === 'group') await this.checkGroup(before, after, actor);
+    else if (entity === 'organisation') await this.checkOrganisation(before, after);
   }
 
   /** Only a superadmin manages a superadmin: edits, disables, deletes, or mails them a link. */
@@ -128,8 +138,8 @@ export class Grants {
       const groups = diff.groups.length ? await this.store.find('group', { filter: { id: { $in: diff.groups } } }) : [];
       this.refuseNotHeld([...needed, ...groups.flatMap((g) => strings(g.access))], actor);
     }
-    if (before && before.state !== 3 && (await this.superadminIn(before)) && !(after && after.state !== 3 && (await this.superadminIn(after)))) {
-      if (!(await anotherActiveSuperadmin(this.catalogue, this.store, { user: before.id }))) throw new ApiError('LAST_SUPERADMIN');
+    if (before && (await this.activeSuperadmin(before)) && !(after && (await this.activeSuperadmin(after)))) {
+      if (!(await this.superadminRemains({ user: before.id }))) throw new ApiError('LAST_SUPERADMIN');
     }
   }
 
@@ -142,8 +152,32 @@ export class Grants {
     if (!this.isSuperadmin(actor)) this.refuseNotHeld([...changed(was, now), ...changed(given(before), given(after))], actor);
     const sa = this.catalogue.superadmin;
     if (before && given(before).includes(sa) && !given(after).includes(sa)) {
-      if (!(await anotherActiveSuperadmin(this.catalogue, this.store, { group: before.id }))) throw new ApiError('LAST_SUPERADMIN');
+      if (!(await this.superadminRemains({ group: before.id }))) throw new ApiError('LAST_SUPERADMIN');
     }
+  }
+
+  /**
+   * An organisation that is disabled, expires, or stops allowing its members' way in locks
+   * them out: refused when that would leave no superadmin able to sign in. Organisations are
+   * written rarely, but superadmins are looked up only when one of those rules changes; and
+   * when none could sign in before, the write (perhaps a repair) is not what locks them out.
+   */
+  private async checkOrganisation(before: StoredDoc | undefined, after: Rec | undefined): Promise<void> {
+    if (!before || (after && SIGN_IN_RULES.every((f) => isDeepStrictEqual(before[f], after[f])))) return;
+    const rewritten = after ? ({ ...after, id: before.id } as StoredDoc) : null;
+    if (!(await this.superadminRemains({ organisation: { id: before.id, after: rewritten } })) && (await this.superadminRemains({}))) {
+      throw new ApiError('LAST_SUPERADMIN');
+    }
+  }
+
+  private superadminRemains(change: SuperadminChange): Promise<boolean> {
+    return superadminRemains(this.reg, this.catalogue, this.store, change);
+  }
+
+  /** Enabled, superadmin, and let in by their organisation. */
+  private async activeSuperadmin(user: Rec): Promise<boolean> {
+    if (user.state === 3 || !(await this.superadminIn(user))) return false;
+    return ableToSignIn(this.reg, user as StoredDoc, await organisationOf(this.store, user as StoredDoc), Date.now());
   }
 
   private async superadminIn(user: Rec): Promise<boolean> {

@@ -9,8 +9,14 @@ afterEach(async () => { await h.close(); });
 type Caller = { id: string; headers: Record<string, string> };
 const call = (caller: Caller, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   h.app.inject({ method, url, headers: caller.headers, ...(payload ? { payload } : {}) });
+/** Whether the user can still sign in with their password (the harness gives every user this one). */
+async function signsIn(caller: Caller): Promise<number> {
+  const email = (await h.store.get('user', caller.id))!.email;
+  return (await h.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password: 'Secret-pass-1' } })).statusCode;
+}
 const users = '/api/v3/masterdata/user';
 const groups = '/api/v3/masterdata/group';
+const organisations = '/api/v3/masterdata/organisation';
 
 async function editable(caller: Caller, url: string): Promise<Record<string, unknown>> {
   const { createdAt: _c, updatedAt: _u, createdBy: _cb, updatedBy: _ub, id: _id, ...rest } = (await call(caller, 'GET', url)).json();
@@ -61,5 +67,68 @@ describe('the last superadmin', () => {
     await h.userWith(['superadmin']);
     const res = await call(member, 'PUT', url, { ...record, name: 'Super users', access: ['Dashboards'] });
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  describe('through their organisation', () => {
+    const org = { name: 'Platform', providers: ['email', 'google'], allowed_domains: ['test.local'], state: 1 };
+
+    it('cannot disable, soft-delete, expire it, or take away e-mail sign-in or their domain', async () => {
+      const home = await h.store.insert('organisation', org as never);
+      const only = await h.userWith(['superadmin'], { organisation: home.id });
+      const url = `${organisations}/${home.id}`;
+      const record = await editable(only, url);
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, state: 3 }));
+      lastSuperadmin(await call(only, 'DELETE', url));
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, account_expiry: '2000-01-01' }));
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, providers: ['google'] }));
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, allowed_domains: ['elsewhere.example'] }));
+      expect(await h.store.get('organisation', home.id)).toMatchObject(org);
+      expect(await signsIn(only)).toBe(200);
+      // Edits that leave them able to sign in go through.
+      const kept = { ...record, name: 'Platform team', account_expiry: '2999-12-31', providers: ['email'], allowed_domains: ['test.local', 'elsewhere.example'] };
+      const res = await call(only, 'PUT', url, kept);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await signsIn(only)).toBe(200);
+    });
+
+    it('cannot be moved into an organisation, or to an e-mail domain, that locks them out', async () => {
+      const closed = await h.store.insert('organisation', { ...org, name: 'Closed', state: 3 } as never);
+      const home = await h.store.insert('organisation', org as never);
+      const only = await h.userWith(['superadmin'], { organisation: home.id });
+      const url = `${users}/${only.id}`;
+      const record = await editable(only, url);
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, organisation: closed.id }));
+      lastSuperadmin(await call(only, 'PUT', url, { ...record, email: 'boss@elsewhere.example' }));
+      expect(await h.store.get('user', only.id)).toMatchObject({ organisation: home.id, email: record.email });
+      expect(await signsIn(only)).toBe(200);
+    });
+
+    it('a superadmin whose organisation locks them out does not count', async () => {
+      const home = await h.store.insert('organisation', org as never);
+      const member = await h.userWith(['superadmin'], { organisation: home.id });
+      const elsewhere = await h.userWith(['superadmin']);
+      // With a superadmin outside it, the organisation may be disabled...
+      const res = await call(member, 'PUT', `${organisations}/${home.id}`, { ...(await editable(member, `${organisations}/${home.id}`)), state: 3 });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await signsIn(member)).toBe(403);
+      // ...and then the one outside is the last who can sign in.
+      lastSuperadmin(await call(elsewhere, 'PUT', `${users}/${elsewhere.id}`, { ...(await editable(elsewhere, `${users}/${elsewhere.id}`)), state: 3 }));
+      lastSuperadmin(await call(elsewhere, 'DELETE', `${users}/${elsewhere.id}`));
+      expect(await signsIn(elsewhere)).toBe(200);
+    });
+
+    it('a hard delete of the organisation leaves its members free of its rules, so it goes through', async () => {
+      const home = await h.store.insert('organisation', { ...org, providers: ['google'] } as never);
+      const only = await h.userWith(['superadmin'], { organisation: home.id });
+      const elsewhere = await h.userWith(['superadmin']);
+      expect(await signsIn(only)).toBe(403);
+      lastSuperadmin(await call(elsewhere, 'DELETE', `${users}/${elsewhere.id}`));
+      const res = await call(elsewhere, 'DELETE', `${organisations}/${home.id}?hard=true`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await signsIn(only)).toBe(200);
+      // Now the freed member counts: the other superadmin may go.
+      const gone = await call(only, 'DELETE', `${users}/${elsewhere.id}`);
+      expect(gone.statusCode, gone.body).toBe(200);
+    });
   });
 });
