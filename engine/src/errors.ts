@@ -36,6 +36,12 @@ export const ERRORS = {
   UNAUTHENTICATED: { key: 'error.unauthenticated', status: 401, template: 'Sign in to continue' },
   FORBIDDEN: { key: 'error.forbidden', status: 403, template: 'You do not have the {key} access this needs' },
   HARD_DELETE_FORBIDDEN: { key: 'error.hardDeleteForbidden', status: 403, template: 'Only an administrator can delete a record for good' },
+  // Who may grant access (issue 13): no escalation through the user and group records.
+  ACCESS_UNKNOWN: { key: 'error.accessUnknown', status: 400, template: 'These are not access keys, templates or profiles of this platform: {values}' },
+  GRANT_NOT_HELD: { key: 'error.grantNotHeld', status: 403, template: 'You cannot give or take away {key} access: you do not hold it yourself' },
+  OWN_ACCESS: { key: 'error.ownAccess', status: 403, template: 'You cannot change your own access; ask another administrator' },
+  SUPERADMIN_ONLY: { key: 'error.superadminOnly', status: 403, template: 'Only a superadmin can change a superadmin or send them a link' },
+  LAST_SUPERADMIN: { key: 'error.lastSuperadmin', status: 409, template: 'This would leave no active superadmin; make another user superadmin first' },
   RATE_LIMITED: { key: 'error.rateLimited', status: 429, template: 'Too many attempts; try again in {seconds} seconds' },
   SIGN_IN_INVALID_PASSWORD: { key: 'signIn.error.invalidPassword', status: 401, template: 'The password is invalid' },
   SIGN_IN_ACCOUNT_NOT_FOUND: { key: 'signIn.error.accountNotFound', status: 401, template: 'Account does not exist' },

@@ -1,7 +1,8 @@
 import { collectionSpecs, type Registry } from '../../engine/src/index';
-import type { Store } from './store/types';
+import type { Doc, Store } from './store/types';
 import { SESSION_COLLECTION } from './auth/sessions';
 import { hashPassword } from './auth/passwords';
+import { superadminRecord } from './auth/superadmins';
 
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
@@ -18,22 +19,6 @@ export async function prepareStore(registry: Registry, store: Store): Promise<vo
 /** On an empty user collection, the first superadmin comes from ADMIN_EMAIL and ADMIN_PASSWORD. */
 export async function ensureAdmin(registry: Registry, store: Store, email: string, password: string): Promise<boolean> {
   if ((await store.count('user', {})) > 0) return false;
-  const now = new Date().toISOString();
-  await store.insert('user', {
-    email: email.toLowerCase(),
-    display_name: 'Platform Admin',
-    state: 1,
-    access: [registry.access.superadmin],
-    groups: [],
-    templates: [],
-    profiles: [],
-    language: 'en',
-    notification_channel: 'local',
-    password_hash: await hashPassword(password),
-    createdAt: now,
-    updatedAt: now,
-    createdBy: 'system',
-    updatedBy: 'system',
-  });
+  await store.insert('user', superadminRecord(registry, email, await hashPassword(password), 'system') as Doc);
   return true;
 }

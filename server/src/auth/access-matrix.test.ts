@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { startHarness, type Harness } from '../testing/harness';
 import { authRoutes } from '../routes/auth';
-import { collectRoutes, walkAccessMatrix, type MatrixSubjects } from './accessMatrix';
+import { collectRoutes, ESCALATIONS, walkAccessMatrix, walkEscalations, type MatrixSubjects } from './accessMatrix';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -33,6 +33,13 @@ describe('the access matrix over every registered route', () => {
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/customer/groups')).toMatchObject({ anonymous: 401, withoutKey: 200, key: null });
     expect(rows.find((r) => r.method === 'POST' && r.url === '/api/auth/sign-in')).toMatchObject({ key: 'public' });
   });
+
+  it('lets no holder of the user or group management keys make anyone superadmin or take over the superadmin', async () => {
+    const { problems, tried } = await walkEscalations(h.app, h.registry, h.store, h.userWith);
+    expect(problems).toEqual([]);
+    // User Management, Group Management, and both together, each trying every escalation.
+    expect(tried).toBe(ESCALATIONS.length * 3);
+  });
 });
 
 describe('the matrix itself', () => {
@@ -50,6 +57,9 @@ describe('the matrix itself', () => {
           // Customer-module keys are narrowed by default; only an explicit opt-out escapes it.
           a.get('/api/probe/imports-not-narrowed', { config: { access: 'Imports', customerModule: false } }, async () => ({ ok: true }));
           a.get('/api/probe/imports-by-default', { config: { access: 'Imports' } }, async () => ({ ok: true }));
+          // A careless route that hands out superadmin, for the escalation walk to catch.
+          a.post('/api/probe/promote', { config: { access: 'User Management' } }, async (request) =>
+            h.store.patch('user', request.principal!.userId, { access: [h.registry.access.superadmin] }));
         },
       ],
     });
@@ -71,5 +81,14 @@ describe('the matrix itself', () => {
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/probe/imports')).toEqual({
       method: 'GET', url: '/api/probe/imports', anonymous: 401, withoutKey: 403, key: 'Imports', withKey: 200, superadmin: 200, warehouseScoped: 403, warehouseAllowed: 200,
     });
+  });
+
+  it('catches a route through which a key holder makes themselves superadmin', async () => {
+    const { problems } = await walkEscalations(app, h.registry, h.store, h.userWith, [{ name: 'promote themselves', request: () => ({ method: 'POST', url: '/api/probe/promote', payload: {} }) }]);
+    expect(problems.filter((p) => p.includes('"promote themselves" answered 200'))).toEqual([
+      'holder of User Management: "promote themselves" answered 200',
+      'holder of User Management + Group Management: "promote themselves" answered 200',
+    ]);
+    expect(problems.filter((p) => p.endsWith('holds superadmin after the escalation attempts'))).toHaveLength(2);
   });
 });

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { WAREHOUSE_HEADER } from '../plugins/access';
 import type { Store, StoredDoc } from '../store/types';
+import { RESET_COLLECTION } from './resetTokens';
+import { principalFor } from './sessions';
 
 /**
  * The access matrix (issue 4): every registered route called anonymous, signed in without its
@@ -123,4 +125,84 @@ export async function walkAccessMatrix(app: FastifyInstance, registry: Registry,
     if (!customerKeys.has(key) && denied(row.warehouseScoped)) problems.push(`${where}: a selected warehouse group refused "${key}", which is not a customer-module key (${row.warehouseScoped})`);
   }
   return { rows, problems };
+}
+
+/**
+ * The escalations a hostile tester tried (issue 13), as requests a key holder sends; `t` holds
+ * the records they aim at. Each must be refused, and afterwards nobody the walk made may hold
+ * superadmin or have taken over the superadmin's account.
+ */
+export interface EscalationTargets {
+  self: StoredDoc;
+  superadmin: StoredDoc;
+  /** An enabled group that grants superadmin. */
+  superGroup: StoredDoc;
+  /** An enabled group the caller belongs to, holding the caller's own keys. */
+  ownGroup: StoredDoc;
+  /** An e-mail no account has yet. */
+  freshEmail: string;
+}
+
+export interface Escalation {
+  name: string;
+  request(t: EscalationTargets): { method: 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> };
+}
+
+const body = (doc: StoredDoc, change: Record<string, unknown>) => {
+  const { id: _id, createdAt: _c, updatedAt: _u, createdBy: _cb, updatedBy: _ub, password_hash: _p, ...rest } = doc;
+  return { ...rest, ...change };
+};
+
+export const ESCALATIONS: readonly Escalation[] = [
+  { name: 'grant themselves superadmin', request: (t) => ({ method: 'PUT', url: `/api/v3/masterdata/user/${t.self.id}`, payload: body(t.self, { access: [...(t.self.access as string[]), 'superadmin'] }) }) },
+  { name: 'join a superadmin group', request: (t) => ({ method: 'PUT', url: `/api/v3/masterdata/user/${t.self.id}`, payload: body(t.self, { groups: [t.superGroup.id] }) }) },
+  { name: 'create a superadmin', request: (t) => ({ method: 'POST', url: '/api/v3/masterdata/user', payload: { email: t.freshEmail, display_name: 'Escalated', access: ['superadmin'] } }) },
+  { name: 'create a member of a superadmin group', request: (t) => ({ method: 'POST', url: '/api/v3/masterdata/user', payload: { email: t.freshEmail, display_name: 'Escalated', groups: [t.superGroup.id] } }) },
+  { name: 'take over the superadmin\'s e-mail', request: (t) => ({ method: 'PUT', url: `/api/v3/masterdata/user/${t.superadmin.id}`, payload: body(t.superadmin, { email: t.freshEmail }) }) },
+  { name: 'mail the superadmin a reset link', request: (t) => ({ method: 'POST', url: '/api/auth/send-link', payload: { email: t.superadmin.email } }) },
+  { name: 'disable the superadmin', request: (t) => ({ method: 'DELETE', url: `/api/v3/masterdata/user/${t.superadmin.id}` }) },
+  { name: 'put superadmin into their own group', request: (t) => ({ method: 'PUT', url: `/api/v3/masterdata/group/${t.ownGroup.id}`, payload: body(t.ownGroup, { access: [...(t.ownGroup.access as string[]), 'superadmin'] }) }) },
+  { name: 'create a superadmin group', request: (t) => ({ method: 'POST', url: '/api/v3/masterdata/group', payload: { name: `Escalated ${t.freshEmail}`, access: ['superadmin'] } }) },
+];
+
+export type Subject = (access: string[], extra?: Record<string, unknown>) => Promise<{ id: string; headers: Record<string, string> }>;
+
+/**
+ * Every escalation, tried by a holder of each key that manages access (the keys of the user and
+ * group entities, apart and together). Returns what went wrong (empty: none got through).
+ */
+export async function walkEscalations(app: FastifyInstance, registry: Registry, store: Store, subject: Subject, escalations: readonly Escalation[] = ESCALATIONS): Promise<{ problems: string[]; tried: number }> {
+  const sa = registry.access.superadmin;
+  const managers = [...new Set(['user', 'group'].map((e) => registry.entities[e]?.access ?? 'Master Data'))];
+  const run = randomBytes(4).toString('hex');
+  const superadmin = await subject([sa]);
+  const superRecord = (await store.get('user', superadmin.id))!;
+  const superGroup = await store.insert('group', { name: `Escalation supers ${run}`, access: [sa], warehouses: [], state: 1 });
+  const problems: string[] = [];
+  const made: string[] = [];
+  let tried = 0;
+  for (const keys of [...managers.map((k) => [k]), managers]) {
+    const who = `holder of ${keys.join(' + ')}`;
+    const ownGroup = await store.insert('group', { name: `Escalation ${run} ${keys.join(' ')}`, access: keys, warehouses: [], state: 1 });
+    const caller = await subject([], { groups: [ownGroup.id] });
+    made.push(caller.id);
+    for (const [i, e] of escalations.entries()) {
+      const targets: EscalationTargets = {
+        self: (await store.get('user', caller.id))!, superadmin: (await store.get('user', superadmin.id))!, superGroup, ownGroup: (await store.get('group', ownGroup.id))!,
+        freshEmail: `escalation-${run}-${made.length}-${i}@example.com`,
+      };
+      const r = await app.inject({ ...e.request(targets), headers: caller.headers });
+      tried++;
+      if (r.statusCode < 400 || r.statusCode >= 500) problems.push(`${who}: "${e.name}" answered ${r.statusCode}`);
+      if (r.statusCode < 300 && typeof r.json().id === 'string') made.push(r.json().id as string);
+    }
+  }
+  for (const id of new Set(made)) {
+    const user = await store.get('user', id);
+    if (user && (await principalFor(registry, store, user, 'matrix')).access.includes(sa)) problems.push(`${String(user.email)} holds superadmin after the escalation attempts`);
+  }
+  const after = await store.get('user', superadmin.id);
+  if (after?.email !== superRecord.email || after?.state !== 1) problems.push('the superadmin\'s account was changed by the escalation attempts');
+  if ((await store.count(RESET_COLLECTION, { userId: superadmin.id })) > 0) problems.push('a reset link was issued for the superadmin');
+  return { problems, tried };
 }

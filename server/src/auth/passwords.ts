@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { passwordStrength, type Registry } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
 
 const KEY_LENGTH = 32;
 // N=2^15 costs about 50 ms and 32 MiB per hash on this class of machine: slow for guessing,
@@ -33,4 +35,11 @@ let dummy: Promise<string> | undefined;
 export function dummyHash(): Promise<string> {
   dummy ??= hashPassword(randomBytes(16).toString('hex'));
   return dummy;
+}
+
+/** A new password must be at least SPEC 5's medium strength, by the deployment's thresholds. */
+export function requireStrongEnough(reg: Registry, password: string): void {
+  const thresholds = reg.deployment.settings.passwordStrength;
+  const strength = passwordStrength(password, thresholds);
+  if (strength !== 'medium' && strength !== 'strong') throw new ApiError('PASSWORD_TOO_WEAK', { length: thresholds.mediumMinLength });
 }

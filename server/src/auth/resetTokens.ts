@@ -5,6 +5,11 @@ import { tokenId, type Clock } from './sessions';
 export const RESET_COLLECTION = 'password_reset';
 export const RESET_COLLECTION_SPEC = { name: RESET_COLLECTION, uniqueKeys: [], indexes: ['userId', 'expiresAt'] };
 
+/** The web page a reset token is used on, as mailed (or, for an operator, printed). */
+export function resetLink(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/resetPassword?token=${token}`;
+}
+
 /**
  * One-use password reset tokens. Only the token's sha256 is stored (a leaked database holds no
  * usable link), and using one deletes it: the store's delete reports whether it removed

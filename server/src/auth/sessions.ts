@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Registry } from '../../../engine/src/index';
 import type { Store, StoredDoc } from '../store/types';
 import type { AuthPrincipal, Authenticator } from './principal';
+import { catalogueOf, strings, userKeys } from './grants';
 
 export const SESSION_COLLECTION = 'session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -11,30 +12,15 @@ export function tokenId(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-
 /** Access a user holds: own keys, keys of templates and of named profiles, and of groups. */
 export async function principalFor(reg: Registry, store: Store, user: StoredDoc, sessionId: string): Promise<Omit<AuthPrincipal, 'selectedWarehouse'>> {
-  const access = new Set(strings(user.access));
-  const templates = new Map(reg.access.templates.map((t) => [t.id, t.keys]));
-  const profiles = new Map(reg.access.profiles.map((p) => [p.id, p]));
-  for (const t of strings(user.templates)) for (const k of templates.get(t) ?? []) access.add(k);
-  for (const pid of strings(user.profiles)) {
-    const p = profiles.get(pid);
-    for (const k of p?.keys ?? []) access.add(k);
-    for (const t of p?.templates ?? []) for (const k of templates.get(t) ?? []) access.add(k);
-  }
-  const groupIds = strings(user.groups);
-  const groups = groupIds.length
-    ? (await store.find('group', { filter: { id: { $in: groupIds } } })).filter((g) => g.state !== 3)
-    : [];
-  for (const g of groups) for (const k of strings(g.access)) access.add(k);
+  const { keys, groups } = await userKeys(catalogueOf(reg), store, user);
   return {
     userId: user.id,
     email: String(user.email ?? ''),
     displayName: String(user.display_name ?? ''),
     sessionId,
-    access: [...access],
+    access: [...keys],
     groups: groups.map((g) => ({ name: String(g.name), access: strings(g.access) })),
   };
 }

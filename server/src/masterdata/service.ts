@@ -3,13 +3,13 @@ import {
   type Lang, type Registry,
 } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
+import { Grants, serverOwnedFields, type Grantor } from '../auth/grants';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { isStoreError } from '../store/types';
 import { buildListQuery, type ListQuery } from './query';
 import { resolveReferences } from './references';
 
-export interface Actor {
-  userId: string;
+export interface Actor extends Grantor {
   isAdmin: boolean;
 }
 
@@ -20,7 +20,12 @@ type Rec = Record<string, unknown>;
  * (validate → references → store → strip secrets), whatever the entity.
  */
 export class MasterDataService {
-  constructor(private readonly reg: Registry, private readonly store: Store) {}
+  /** Users and groups carry access: their writes are checked against what the writer holds. */
+  private readonly grants: Grants;
+
+  constructor(private readonly reg: Registry, private readonly store: Store) {
+    this.grants = new Grants(reg, store);
+  }
 
   entity(name: string): EntityDef {
     const def = Object.hasOwn(this.reg.entities, name) ? this.reg.entities[name] : undefined;
@@ -60,6 +65,7 @@ export class MasterDataService {
     const def = this.entity(name);
     const input = this.withoutSecrets(def, body);
     const value = await this.checked(def, input, undefined);
+    await this.grants.checkWrite(name, undefined, value, actor);
     const now = new Date().toISOString();
     const doc = { ...value, createdAt: now, updatedAt: now, createdBy: actor.userId, updatedBy: actor.userId } as Doc;
     delete doc.id;
@@ -74,11 +80,12 @@ export class MasterDataService {
     const value = await this.checked(def, this.withoutSecrets(def, body), before);
     const doc: Doc = { ...value } as Doc;
     // What the client may not set is carried over from the stored record.
-    for (const k of ['createdAt', 'createdBy', 'sync', ...(def.secretFields ?? [])]) {
+    for (const k of ['createdAt', 'createdBy', 'sync', ...this.clientBarred(def)]) {
       if (before[k] !== undefined) doc[k] = before[k];
       else delete doc[k];
     }
     this.keepDisabledExtensions(def, before, doc);
+    await this.grants.checkWrite(name, before, doc, actor);
     doc.updatedAt = new Date().toISOString();
     doc.updatedBy = actor.userId;
     delete doc.id;
@@ -90,18 +97,25 @@ export class MasterDataService {
     const before = await this.existing(def, id);
     if (hard) {
       if (!actor.isAdmin) throw new ApiError('HARD_DELETE_FORBIDDEN');
+      await this.grants.checkWrite(name, before, undefined, actor);
       await this.store.delete(name, id);
       return { id, deleted: true };
     }
+    await this.grants.checkWrite(name, before, { ...before, state: 3 }, actor);
     const doc = await this.store.patch(name, id, { state: 3, updatedAt: new Date().toISOString(), updatedBy: actor.userId });
-    void before;
     return this.present(def, doc);
   }
 
+  /** Fields a client never writes: secrets, and what only the server stamps (last sign-in). */
+  private clientBarred(def: EntityDef): string[] {
+    return [...(def.secretFields ?? []), ...serverOwnedFields(def.name)];
+  }
+
   private withoutSecrets(def: EntityDef, body: unknown): unknown {
-    if (!def.secretFields?.length || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    const barred = this.clientBarred(def);
+    if (!barred.length || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
     const out: Rec = { ...(body as Rec) };
-    for (const s of def.secretFields) delete out[s];
+    for (const s of barred) delete out[s];
     return out;
   }
 

@@ -67,6 +67,7 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
   const superadmin = opts.registry.access.superadmin;
   const actorOf = (request: FastifyRequest) => ({
     userId: request.principal?.userId ?? 'anonymous',
+    access: request.principal?.access ?? [],
     isAdmin: request.principal?.access.includes(superadmin) ?? false,
   });
 

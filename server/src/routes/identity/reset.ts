@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { passwordStrength, type Lang } from '../../../../engine/src/index';
+import type { Lang } from '../../../../engine/src/index';
 import { ApiError } from '../../apiError';
 import { takeAttempt } from '../../auth/attempts';
-import { hashPassword } from '../../auth/passwords';
+import { Grants } from '../../auth/grants';
+import { hashPassword, requireStrongEnough } from '../../auth/passwords';
 import { findUserByEmail, normaliseEmail, organisationOf } from '../../auth/policy';
-import { RESET_COLLECTION_SPEC, ResetTokens } from '../../auth/resetTokens';
+import { RESET_COLLECTION_SPEC, ResetTokens, resetLink } from '../../auth/resetTokens';
 import type { StoredDoc } from '../../store/types';
 import { emailSchema, limitAttempt, tags, type IdentityContext } from './context';
 
@@ -55,7 +56,7 @@ async function sendLink(ctx: IdentityContext, tokens: ResetTokens, email: string
   const org = await organisationOf(ctx.store, user);
   if (org && Array.isArray(org.providers) && !org.providers.includes('email')) return false;
   const { token } = await tokens.issue(user.id);
-  const link = `${ctx.publicUrl}/resetPassword?token=${token}`;
+  const link = resetLink(ctx.publicUrl, token);
   if (!ctx.mailer) {
     // The one log line that holds a secret, on purpose: a deployment without mail still needs the link.
     log.info({ resetLink: link, userId: user.id }, 'password reset link (SMTP_URL is not set, so it is logged instead of mailed)');
@@ -77,6 +78,7 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
   await ctx.store.ensureCollection(RESET_COLLECTION_SPEC);
   const settings = ctx.registry.deployment.settings;
   const tokens = new ResetTokens(ctx.store, settings.passwordResetValidityMs, ctx.now);
+  const grants = new Grants(ctx.registry, ctx.store);
   const pending = new Set<Promise<void>>();
   // Let mails in flight finish before the store closes under them.
   app.addHook('onClose', async () => { await Promise.allSettled([...pending]); });
@@ -110,6 +112,9 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
       void reply.header('retry-after', String(wait));
       throw new ApiError('RATE_LIMITED', { seconds: wait });
     }
+    // A link signs its holder in as the account: only a superadmin sends one to a superadmin.
+    const target = await findUserByEmail(ctx.store, address);
+    if (target) await grants.checkMayManage(request.principal!, target);
     if (!(await sendLink(ctx, tokens, address, request.log, purpose))) {
       throw new ApiError('INVALID_REQUEST', { detail: `no link can be sent to ${address.slice(0, 100)}: the account is unknown or disabled, or its organisation does not allow e-mail sign-in` });
     }
@@ -122,8 +127,7 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
   }, async (request) => {
     const { token, password } = request.body as { token: string; password: string };
     // Checked before the token is used up, so a refused password does not cost the link.
-    const strength = passwordStrength(password, settings.passwordStrength);
-    if (strength !== 'medium' && strength !== 'strong') throw new ApiError('PASSWORD_TOO_WEAK', { length: settings.passwordStrength.mediumMinLength });
+    requireStrongEnough(ctx.registry, password);
     const userId = await tokens.consume(token);
     const user = userId ? await ctx.store.get('user', userId) : null;
     if (!user) throw new ApiError('RESET_TOKEN_INVALID');

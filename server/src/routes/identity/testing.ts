@@ -10,7 +10,7 @@ import { readConfig } from '../../config';
 import { hashPassword } from '../../auth/passwords';
 import { Sessions, SESSION_TTL_MS } from '../../auth/sessions';
 import type { Mailer } from '../../auth/mailer';
-import { openStore } from '../../store/index';
+import { openStore, type OpenStoreOptions } from '../../store/index';
 import type { Store, StoredDoc } from '../../store/types';
 import { realRegistry, storeTarget } from '../../testing/harness';
 import { authRoutes } from '../auth';
@@ -53,15 +53,15 @@ export interface IdentityAppOptions {
   /** Listen on this port of 127.0.0.1 instead of answering only app.inject. */
   port?: number;
   logger?: AppOptions['logger'];
+  /** Open this store (left in place on close) instead of a fresh one. */
+  storeAt?: OpenStoreOptions;
 }
 
 export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
   const registry = options.registry ?? realRegistry();
   const dir = mkdtempSync(join(tmpdir(), 'tm-identity-'));
   // Like the harness: the MongoDB wire server when MONGODB_URI is set (a fresh database), else SQLite.
-  const target = storeTarget();
-  const mongodbUri = target.uri ? Object.assign(new URL(target.uri), { pathname: `/t_${randomBytes(6).toString('hex')}` }).toString() : undefined;
-  const store = await openStore(mongodbUri ? { mongodbUri } : { dataDir: dir });
+  const store = await openStore(options.storeAt ?? freshStoreAt(dir));
   await prepareStore(registry, store);
   const clock = testClock();
   const sessions = new Sessions(registry, store, SESSION_TTL_MS, clock.now);
@@ -91,6 +91,12 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Where a test's own store goes: a fresh database on the MongoDB wire server when MONGODB_URI is set (like the harness), else `dir`. */
+export function freshStoreAt(dir: string): OpenStoreOptions {
+  const target = storeTarget();
+  return target.uri ? { mongodbUri: Object.assign(new URL(target.uri), { pathname: `/t_${randomBytes(6).toString('hex')}` }).toString() } : { dataDir: dir };
 }
 
 /** A copy of the registry with other deployment sign-in settings (the registry itself is frozen). */
