@@ -5,6 +5,10 @@ import type { Registry } from '../../engine/src/index';
 import type { Store } from './store/types';
 import type { Authenticator } from './auth/principal';
 import { errorsPlugin } from './plugins/errors';
+import { jsonDepthPlugin } from './plugins/jsonDepth';
+import { nulBytesPlugin } from './plugins/nulBytes';
+import { documented, openapiErrorsPlugin } from './plugins/openapiErrors';
+import { routeMethodsPlugin } from './plugins/methodNotAllowed';
 import { ApiError } from './apiError';
 import { accessPlugin } from './plugins/access';
 import { healthRoutes } from './routes/health';
@@ -52,6 +56,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin, { bodyLimit });
+  // Bad input refused at the boundary, and the OpenAPI document and 405s kept true (issue 13).
+  for (const plugin of [jsonDepthPlugin, nulBytesPlugin, openapiErrorsPlugin, routeMethodsPlugin]) await app.register(plugin);
   await app.register(accessPlugin, {
     authenticator: opts.authenticator,
     superadmin: opts.registry.access.superadmin,
@@ -64,9 +70,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    // Shared schemas keep their $id as their component name (ApiError), not def-0.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const docBody = route.config?.docBody;
-      return { schema: docBody ? { ...schema, body: docBody } : schema, url } as never;
+      return { schema: documented(docBody ? { ...schema, body: docBody } : schema, route.config), url } as never;
     },
   });
   await app.register(async (docs) => {
