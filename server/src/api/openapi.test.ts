@@ -72,7 +72,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('answers 405 with an Allow header to a method a path does not take, and 404 where no route is', async () => {
-    for (const [method, url, allow] of [['TRACE', '/api/health', 'GET, HEAD'], ['PATCH', '/api/v3/masterdata/company/abc', 'DELETE, GET, HEAD, PUT'], ['DELETE', '/api/config/public', 'GET, HEAD']] as const) {
+    for (const [method, url, allow] of [['TRACE', '/api/health', 'GET, HEAD'], ['PATCH', '/api/v3/masterdata/company/abc', 'DELETE, GET, HEAD, PUT'], ['DELETE', '/api/config/public', 'GET, HEAD'], ['OPTIONS', '/api/v3/masterdata/company/validate', 'POST']] as const) {
       const r = await h.app.inject({ method: method as 'GET', url });
       expect(r.statusCode, `${method} ${url}`).toBe(405);
       expect(r.headers.allow).toBe(allow);

@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../apiError';
 import { isStoreError } from '../store/types';
-import { sendMethodNotAllowed } from './methodNotAllowed';
 
 function toApiError(err: FastifyError & { validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[]; validationContext?: string }, bodyLimit: number): ApiError | undefined {
   if (err instanceof ApiError) return err;
@@ -55,7 +54,6 @@ export const errorsPlugin = fp(async (app: FastifyInstance, opts: { bodyLimit: n
     return reply.status(500).send(new ApiError('INTERNAL').toBody());
   });
   app.setNotFoundHandler({}, (request, reply) => {
-    if (sendMethodNotAllowed(request, reply)) return reply;
     const e = new ApiError('ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0].slice(0, 200) });
     return reply.status(404).send(e.toBody());
   });

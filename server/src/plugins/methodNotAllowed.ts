@@ -4,6 +4,8 @@ import { ApiError } from '../apiError';
 
 interface RouteShape {
   pattern: RegExp;
+  /** Path parameters in the pattern: the fewer, the more specific the match. */
+  params: number;
   methods: Set<string>;
 }
 
@@ -23,9 +25,14 @@ const shapes = new WeakMap<FastifyInstance, Map<string, RouteShape>>();
 export const routeMethodsPlugin = fp(async (app: FastifyInstance) => {
   const byUrl = new Map<string, RouteShape>();
   shapes.set(app, byUrl);
+  // Before any body is read: a QUERY or PATCH to a path without it would otherwise fail on
+  // its content type in the not-found route, a 400 instead of the 405.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && sendMethodNotAllowed(request, reply)) return reply;
+  });
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
-    const shape = byUrl.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
+    const shape = byUrl.get(route.url) ?? { pattern: patternOf(route.url), params: route.url.split(':').length - 1, methods: new Set<string>() };
     for (const m of [route.method].flat()) shape.methods.add(m);
     byUrl.set(route.url, shape);
   });
@@ -36,9 +43,13 @@ export function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyRepl
   const byUrl = shapes.get(request.server);
   if (!byUrl) return false;
   const path = request.url.split('?')[0];
-  const allowed = new Set<string>();
-  for (const s of byUrl.values()) if (s.pattern.test(path)) for (const m of s.methods) allowed.add(m);
-  if (allowed.size === 0 || allowed.has(request.method)) return false;
+  const matches = [...byUrl.values()].filter((s) => s.pattern.test(path));
+  if (matches.length === 0) return false;
+  // The resource the URL names is its most specific route (`/x/validate`, not `/x/:id`), as
+  // the document lists it.
+  const fewest = Math.min(...matches.map((s) => s.params));
+  const allowed = new Set(matches.filter((s) => s.params === fewest).flatMap((s) => [...s.methods]));
+  if (allowed.has(request.method)) return false;
   const list = [...allowed].sort().join(', ');
   void reply.status(405).header('allow', list).send(new ApiError('METHOD_NOT_ALLOWED', { method: request.method.slice(0, 20), url: path.slice(0, 200), allowed: list }).toBody());
   return true;

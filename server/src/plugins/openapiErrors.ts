@@ -27,26 +27,31 @@ export const API_ERROR_SCHEMA = {
   },
 } as const;
 
-/** The success answer of a route that declares none (a CSV, a file, a stream). */
-const SUCCESS = { description: 'Success' };
-/** Every refusal: 400, 401, 403, 404, 405, 409, 413, 415, 429, with the error body. */
-const REFUSED = { $ref: 'ApiError#', description: 'The request was refused; the body says why.' };
+type RouteSchema = { hide?: boolean; produces?: string[]; response?: Record<string, unknown>; security?: unknown[] };
 
-type RouteSchema = { hide?: boolean; response?: Record<string, unknown>; security?: unknown[] };
+const text = { schema: { type: 'string' } };
 
 /**
  * A route's schema as the OpenAPI document shows it, made to say what the route does in one
- * place rather than route by route: every operation answers its 4xx with the error body, and
- * a public route needs no bearer token. Only the document changes: the route's own schema
- * (and so what it serialises) stays as written.
+ * place rather than route by route: every operation answers its 4xx with the error body (and
+ * a route that serves pages, `produces: ['text/html']`, may answer them as a page), declares
+ * its success answer (in its `produces` types when it is not JSON), and a public route needs
+ * no bearer token. Only the document changes: what the route serialises stays as written.
  */
 export function documented(schema: RouteSchema | undefined, config: { public?: boolean } | undefined): RouteSchema {
   const s = schema ?? {};
   if (s.hide) return s;
   const response = { ...(s.response ?? {}) };
   const codes = Object.keys(response);
-  if (!codes.some((k) => k.startsWith('2'))) response['2xx'] = SUCCESS;
-  if (!codes.some((k) => k.startsWith('4'))) response['4xx'] = REFUSED;
+  if (!codes.some((k) => k.startsWith('2'))) {
+    response['2xx'] = s.produces
+      ? { description: 'Success', content: Object.fromEntries(s.produces.map((t) => [t, text])) }
+      : { description: 'Success' };
+  }
+  if (!codes.some((k) => k.startsWith('4'))) {
+    const page = s.produces?.includes('text/html') ? { 'text/html': text } : {};
+    response['4xx'] = { description: 'The request was refused; the body says why.', content: { 'application/json': { schema: { $ref: 'ApiError#' } }, ...page } };
+  }
   return { ...s, response, ...(config?.public ? { security: [] } : {}) };
 }
 

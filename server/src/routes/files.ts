@@ -79,7 +79,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { registry: Registr
 
   app.get('/api/files/:id', {
     config: { access: null },
-    schema: { tags: ['Files'], summary: 'Download a stored file', params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-f0-9]{24}$' } } } },
+    schema: { tags: ['Files'], summary: 'Download a stored file (in the type it was stored with)', produces: ['*/*'], params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-f0-9]{24}$' } } } },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const found = await files.get(id);

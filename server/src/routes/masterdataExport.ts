@@ -42,7 +42,7 @@ export async function masterDataExportRoutes(app: FastifyInstance, opts: { regis
   for (const def of Object.values(opts.registry.entities)) {
     app.get(`/api/v3/masterdata/${def.name}/export.csv`, {
       config: { access: def.access ?? 'Master Data' },
-      schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery },
+      schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery, produces: ['text/csv'] },
     }, async (request, reply) => {
       const query = request.query as { q?: string; sort?: string; state?: number; columns?: string };
       const lang = requestLang(request);
