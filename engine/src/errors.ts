@@ -31,6 +31,8 @@ export const ERRORS = {
   INVALID_JSON: { key: 'error.invalidJson', status: 400, template: 'The request body is not valid JSON' },
   JSON_TOO_DEEP: { key: 'error.jsonTooDeep', status: 400, template: 'The request body is nested more than {limit} levels deep' },
   NUL_CHARACTER: { key: 'error.nulCharacter', status: 400, template: 'The request is not valid: {where} contains a NUL character' },
+  HEADERS_TOO_LARGE: { key: 'error.headersTooLarge', status: 431, template: 'The request headers are larger than the server accepts' },
+  REQUEST_TIMEOUT: { key: 'error.requestTimeout', status: 408, template: 'The request took too long to arrive' },
   BAD_MULTIPART: { key: 'error.badMultipart', status: 400, template: 'The multipart body could not be read: {reason}' },
   METHOD_NOT_ALLOWED: { key: 'error.methodNotAllowed', status: 405, template: 'Method {method} is not allowed on {url}; allowed: {allowed}' },
   UNKNOWN_ENTITY: { key: 'error.unknownEntity', status: 404, template: 'There is no entity named {entity}' },

@@ -9,6 +9,7 @@ import { jsonDepthPlugin } from './plugins/jsonDepth';
 import { nulBytesPlugin } from './plugins/nulBytes';
 import { documented, openapiErrorsPlugin } from './plugins/openapiErrors';
 import { routeMethodsPlugin } from './plugins/methodNotAllowed';
+import { clientErrorHandler } from './plugins/clientErrors';
 import { ApiError } from './apiError';
 import { accessPlugin } from './plugins/access';
 import { healthRoutes } from './routes/health';
@@ -50,6 +51,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const e = new ApiError('INVALID_REQUEST', { detail: tooLong ? 'a path segment is too long' : 'the URL is malformed' });
       void (reply as unknown as { status(n: number): { send(b: unknown): void } }).status(tooLong ? 414 : 400).send(e.toBody());
     },
+    // Requests Node cannot read get the API's error body too.
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true, useDefaults: true, allErrors: false } },
   });
   // Only JSON is spoken; any other body type is a 415, never a string taken for a record.

@@ -92,3 +92,12 @@ describe('bad input never gets a 5xx', () => {
     });
   }
 });
+
+describe('requests Node cannot read', () => {
+  it('headers larger than the server accepts are a 431 with the API error body', async () => {
+    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${address}/api/health`, { headers: { 'x-big': 'x'.repeat(20_000) } });
+    expect(res.status).toBe(431);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('HEADERS_TOO_LARGE');
+  });
+});

@@ -27,7 +27,7 @@ export const API_ERROR_SCHEMA = {
   },
 } as const;
 
-type RouteSchema = { hide?: boolean; produces?: string[]; response?: Record<string, unknown>; security?: unknown[] };
+type RouteSchema = { hide?: boolean; produces?: readonly string[]; response?: unknown; security?: readonly unknown[] };
 
 const text = { schema: { type: 'string' } };
 
@@ -41,7 +41,7 @@ const text = { schema: { type: 'string' } };
 export function documented(schema: RouteSchema | undefined, config: { public?: boolean } | undefined): RouteSchema {
   const s = schema ?? {};
   if (s.hide) return s;
-  const response = { ...(s.response ?? {}) };
+  const response: Record<string, unknown> = { ...((s.response as Record<string, unknown> | undefined) ?? {}) };
   const codes = Object.keys(response);
   if (!codes.some((k) => k.startsWith('2'))) {
     response['2xx'] = s.produces
