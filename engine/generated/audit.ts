@@ -31,11 +31,15 @@ export interface Audit {
     details?: string;
     /**
      * Links
+     *
+     * @maxItems 1000
      */
     links?: string[];
   };
   /**
    * Metrics
+   *
+   * @maxItems 1000
    */
   metrics?: {
     /**

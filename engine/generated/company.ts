@@ -11,6 +11,8 @@ export interface Company {
   email?: string;
   /**
    * Phone numbers
+   *
+   * @maxItems 1000
    */
   phone_number?: string[];
   /**
@@ -101,6 +103,8 @@ export interface Company {
       description?: string;
       /**
        * Reports
+       *
+       * @maxItems 1000
        */
       reports?: {
         id?: string;
@@ -546,6 +550,8 @@ export interface Company {
     companyProduct?: {
       /**
        * Materials the company makes.
+       *
+       * @maxItems 1000
        */
       products?: (string | number | {})[];
     };
@@ -555,6 +561,8 @@ export interface Company {
     dynamicCompanyEsg?: {
       /**
        * ESG scores
+       *
+       * @maxItems 1000
        */
       esg?: {
         /**
@@ -690,6 +698,8 @@ export interface Company {
     uploadCertification?: {
       /**
        * PDF files only, up to 10 MB each.
+       *
+       * @maxItems 1000
        */
       certifications?: {
         id?: string;
@@ -699,6 +709,8 @@ export interface Company {
       }[];
       /**
        * ESG scores by section
+       *
+       * @maxItems 1000
        */
       esg_scores?: {
         /**

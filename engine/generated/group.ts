@@ -13,10 +13,13 @@ export interface Group {
    * Access
    *
    * @minItems 1
+   * @maxItems 1000
    */
   access: [string, ...string[]];
   /**
    * Warehouses
+   *
+   * @maxItems 1000
    */
   warehouses?: (string | number | {})[];
   /**

@@ -81,12 +81,14 @@ export interface Material {
        * Plant of origin
        *
        * @minItems 1
+       * @maxItems 1000
        */
       plant_origin: [string | number | {}, ...(string | number | {})[]];
       /**
        * Active ingredients
        *
        * @minItems 1
+       * @maxItems 1000
        */
       active_ingredients: [
         {
@@ -204,6 +206,8 @@ export interface Material {
       reorder_quantity?: number;
       /**
        * Alternate materials
+       *
+       * @maxItems 1000
        */
       alternate_materials?: {
         /**
@@ -221,6 +225,8 @@ export interface Material {
       }[];
       /**
        * Fit-form-function (FFF) materials: materials that can be used instead of this one without changing the bill of materials or the process.
+       *
+       * @maxItems 1000
        */
       fff_materials?: {
         /**

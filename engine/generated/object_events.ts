@@ -35,10 +35,14 @@ export interface ObjectEvents {
   action?: ('ADD' | 'OBSERVE' | 'DELETE') & string;
   /**
    * EPCs
+   *
+   * @maxItems 1000
    */
   epcList?: string[];
   /**
    * Quantities
+   *
+   * @maxItems 1000
    */
   quantityList?: {
     /**
@@ -56,6 +60,8 @@ export interface ObjectEvents {
   }[];
   /**
    * Sources
+   *
+   * @maxItems 1000
    */
   sourceList?: {
     /**
@@ -69,6 +75,8 @@ export interface ObjectEvents {
   }[];
   /**
    * Destinations
+   *
+   * @maxItems 1000
    */
   destinationList?: {
     /**

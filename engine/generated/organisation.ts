@@ -11,10 +11,14 @@ export interface Organisation {
   account_expiry?: string;
   /**
    * Sign-in providers
+   *
+   * @maxItems 1000
    */
   providers?: (('google' | 'github' | 'facebook' | 'twitter' | 'saml' | 'email') & string)[];
   /**
    * E.g. example.com. Empty: any domain.
+   *
+   * @maxItems 1000
    */
   allowed_domains?: string[];
   /**

@@ -13,6 +13,7 @@ export interface Recipe {
    * Input materials
    *
    * @minItems 1
+   * @maxItems 1000
    */
   input_materials: [
     {
@@ -48,6 +49,7 @@ export interface Recipe {
    * Output materials
    *
    * @minItems 1
+   * @maxItems 1000
    */
   output_materials: [
     {
@@ -97,6 +99,8 @@ export interface Recipe {
     recipeByProduct?: {
       /**
        * By-product materials
+       *
+       * @maxItems 1000
        */
       by_product_materials?: {
         /**

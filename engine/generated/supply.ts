@@ -80,6 +80,8 @@ export interface Supply {
       volume_pricing?: number;
       /**
        * Quantities in which the item is packed; enter one or more.
+       *
+       * @maxItems 1000
        */
       bulk_item?: number[];
       /**

@@ -31,10 +31,14 @@ export interface TransformationEvents {
   persistent_disposition?: string;
   /**
    * Input EPCs
+   *
+   * @maxItems 1000
    */
   inputEPCList?: string[];
   /**
    * Input quantities
+   *
+   * @maxItems 1000
    */
   inputQuantityList?: {
     /**
@@ -52,10 +56,14 @@ export interface TransformationEvents {
   }[];
   /**
    * Output EPCs
+   *
+   * @maxItems 1000
    */
   outputEPCList?: string[];
   /**
    * Output quantities
+   *
+   * @maxItems 1000
    */
   outputQuantityList?: {
     /**
@@ -73,6 +81,8 @@ export interface TransformationEvents {
   }[];
   /**
    * Sources
+   *
+   * @maxItems 1000
    */
   sourceList?: {
     /**
@@ -86,6 +96,8 @@ export interface TransformationEvents {
   }[];
   /**
    * Destinations
+   *
+   * @maxItems 1000
    */
   destinationList?: {
     /**

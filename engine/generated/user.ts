@@ -24,18 +24,26 @@ export interface User {
   state: number & (1 | 3);
   /**
    * Groups
+   *
+   * @maxItems 1000
    */
   groups?: (string | number | {})[];
   /**
    * Permission templates
+   *
+   * @maxItems 1000
    */
   templates?: string[];
   /**
    * Profiles
+   *
+   * @maxItems 1000
    */
   profiles?: string[];
   /**
    * Additional access
+   *
+   * @maxItems 1000
    */
   access?: string[];
   /**

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './validate/format';
 export * from './validate/queries';
 export * from './validate/values';
+export * from './validate/limits';
 export * from './schema/jsonSchema';
 export * from './registry/problems';
 export * from './registry/registry';

@@ -35,6 +35,7 @@ export interface FieldDef {
   max?: number;
   minLength?: number;
   maxLength?: number;
+  maxItems?: number;
   fractionDigits?: number;
   unit?: string;
   accept?: string[];

@@ -5,6 +5,11 @@ import type { Registry } from '../../engine/src/index';
 import type { Store } from './store/types';
 import type { Authenticator } from './auth/principal';
 import { errorsPlugin } from './plugins/errors';
+import { jsonDepthPlugin } from './plugins/jsonDepth';
+import { nulBytesPlugin } from './plugins/nulBytes';
+import { documented, openapiErrorsPlugin } from './plugins/openapiErrors';
+import { routeMethodsPlugin } from './plugins/methodNotAllowed';
+import { clientErrorHandler } from './plugins/clientErrors';
 import { ApiError } from './apiError';
 import { accessPlugin } from './plugins/access';
 import { securityHeaders } from './plugins/securityHeaders';
@@ -47,6 +52,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const e = new ApiError('INVALID_REQUEST', { detail: tooLong ? 'a path segment is too long' : 'the URL is malformed' });
       void (reply as unknown as { status(n: number): { send(b: unknown): void } }).status(tooLong ? 414 : 400).send(e.toBody());
     },
+    // Requests Node cannot read get the API's error body too.
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: true, useDefaults: true, allErrors: false } },
   });
   // Only JSON is spoken; any other body type is a 415, never a string taken for a record.
@@ -54,6 +61,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin, { bodyLimit });
   await app.register(securityHeaders, { settings: opts.registry.deployment.settings });
+  // Bad input refused at the boundary, and the OpenAPI document and 405s kept true (issue 13).
+  for (const plugin of [jsonDepthPlugin, nulBytesPlugin, openapiErrorsPlugin, routeMethodsPlugin]) await app.register(plugin);
   await app.register(accessPlugin, {
     authenticator: opts.authenticator,
     superadmin: opts.registry.access.superadmin,
@@ -66,9 +75,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    // Shared schemas keep their $id as their component name (ApiError), not def-0.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const docBody = route.config?.docBody;
-      return { schema: docBody ? { ...schema, body: docBody } : schema, url } as never;
+      return { schema: documented(docBody ? { ...schema, body: docBody } : schema, route.config), url } as never;
     },
   });
   await app.register(async (docs) => {

@@ -1,6 +1,7 @@
 import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
 import type { FormDef } from '../validate/format';
+import { maxItemsOf, maxLengthOf } from '../validate/limits';
 
 export type JsonSchema = Record<string, unknown>;
 export type UiSchema = Record<string, unknown>;
@@ -50,7 +51,7 @@ function valueSchema(f: FieldDef, o: Required<Pick<SchemaOptions, 'lang'>>): Jso
   }
   if (f.pattern !== undefined) s.pattern = f.pattern;
   if (f.minLength !== undefined) s.minLength = f.minLength;
-  if (f.maxLength !== undefined) s.maxLength = f.maxLength;
+  if (f.type === 'string') s.maxLength = maxLengthOf(f);
   if (f.min !== undefined) s.minimum = f.min;
   if (f.max !== undefined) s.maximum = f.max;
   if (f.options) {
@@ -67,6 +68,7 @@ function fieldSchema(f: FieldDef, o: Required<Pick<SchemaOptions, 'lang'>>): Jso
   if (f.help) s.description = localize(f.help, o.lang);
   if (f.default !== undefined) s.default = f.default;
   if (f.required && f.multiple) s.minItems = 1;
+  if (f.multiple) s.maxItems = maxItemsOf(f);
   if (f.type === 'string' && f.required && !f.options) s.minLength = Math.max(1, f.minLength ?? 1);
   return s;
 }

@@ -1,6 +1,7 @@
 import { EngineError, formatError, type ErrorCode } from '../errors';
 import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
+import { maxItemsOf, maxLengthOf } from './limits';
 
 export type Mode = 'form' | 'import';
 export type Severity = 'error' | 'warn';
@@ -89,6 +90,14 @@ function report(ctx: Ctx, severity: Severity, code: ErrorCode, path: string | un
   ctx.messages.push({ severity, code, message: formatError(code, params), field, params });
 }
 
+/** A value that says something: not empty, and not a list or object of empty values only. */
+function hasContent(v: unknown): boolean {
+  if (isEmpty(v)) return false;
+  if (Array.isArray(v)) return v.some(hasContent);
+  if (isPlainObject(v)) return Object.values(v).some(hasContent);
+  return true;
+}
+
 function fractionDigitsOf(n: number): number {
   if (Number.isInteger(n)) return 0;
   const s = String(n);
@@ -114,6 +123,7 @@ function compileScalar(field: FieldDef, formName: string, path: string): Check {
     return MISSING;
   };
   const pattern = field.pattern !== undefined ? new RegExp(field.pattern) : undefined;
+  const maxLength = maxLengthOf(field);
   const options = optionMatcher(field);
   const checkOption = (v: unknown, ctx: Ctx): unknown => {
     if (!options) return v;
@@ -196,8 +206,8 @@ function compileScalar(field: FieldDef, formName: string, path: string): Check {
           report(ctx, 'error', 'FORMAT_TOO_SHORT', path, { label: labelOf(ctx), limit: field.minLength });
           return MISSING;
         }
-        if (field.maxLength !== undefined && s.length > field.maxLength) {
-          report(ctx, 'error', 'FORMAT_TOO_LONG', path, { label: labelOf(ctx), limit: field.maxLength });
+        if (s.length > maxLength) {
+          report(ctx, 'error', 'FORMAT_TOO_LONG', path, { label: labelOf(ctx), limit: maxLength });
           return MISSING;
         }
         if (pattern && !pattern.test(s)) {
@@ -236,6 +246,7 @@ function compileField(field: FieldDef, formName: string, path: string): Check {
     return (v, ctx) => (isEmpty(v) ? mandatory(ctx) : single(v, ctx));
   }
   const splittable = field.type !== 'object';
+  const maxItems = maxItemsOf(field);
   return (v, ctx) => {
     if (isEmpty(v)) return mandatory(ctx);
     let items: unknown[];
@@ -243,6 +254,10 @@ function compileField(field: FieldDef, formName: string, path: string): Check {
     else if (typeof v === 'string' && splittable) items = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
     else items = [v];
     if (items.length === 0) return mandatory(ctx);
+    if (items.length > maxItems) {
+      report(ctx, 'error', 'FORMAT_TOO_MANY', path, { label: labelOf(ctx), limit: maxItems });
+      return MISSING;
+    }
     const out: unknown[] = [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
@@ -307,6 +322,9 @@ export function compileForm(form: FormDef): CompiledForm {
   const hit = cache.get(form);
   if (hit) return hit;
   const check = compileFieldList(form.fields, form.name, true, '');
+  // Fields a default fills (state…) say nothing about the record: without a value in one of
+  // the others, `{}` would store a blank record wherever the only required field has a default.
+  const contentFields = form.fields.filter((f) => f.default === undefined).map((f) => f.id);
   const keyFields = (form.keyFields ?? []).map((k) => k.split('.'));
   const compiled: CompiledForm = (value, options = {}) => {
     const ctx: Ctx = { mode: options.mode ?? 'form', lang: options.lang ?? 'en', messages: [], rows: [] };
@@ -319,6 +337,10 @@ export function compileForm(form: FormDef): CompiledForm {
       return { success: false, isReference: false, messages: ctx.messages };
     }
     const out = check(value, ctx);
+    // Only when nothing else is wrong: a missing required field already says what to fill in.
+    if (!ctx.messages.some((m) => m.severity === 'error') && contentFields.length > 0 && !contentFields.some((id) => hasContent(value[id]))) {
+      report(ctx, 'error', 'FORMAT_EMPTY_RECORD', undefined, { entity: form.name });
+    }
     const primaryKey = primaryKeyOf(value, keyFields);
     let success = true;
     for (const m of ctx.messages) {

@@ -32,6 +32,10 @@ const hostileValue = fc.oneof(
   fc.string({ maxLength: 5 }).map((s) => s.repeat(20_000)),
   fc.integer({ min: 50, max: 3000 }).map((d) => JSON.parse('['.repeat(d) + ']'.repeat(d))),
   fc.constantFrom(NaN, Infinity, -0, 1e308, '1e999', '', ' ', '\u0000', '😀', '<script>alert(1)</script>', "'; DROP TABLE company; --"),
+  // Issue 13: NUL bytes inside text, a 900 KB string, a list of 100,000 entries.
+  fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\u0000${b}`),
+  { arbitrary: fc.constant('x'.repeat(900_000)), weight: 1 },
+  { arbitrary: fc.constant(Array.from({ length: 100_000 }, (_, i) => String(i))), weight: 1 },
 );
 const entityName = () => fc.oneof(
   { arbitrary: fc.constantFrom(...Object.keys(h.registry.entities)), weight: 6 },
@@ -41,12 +45,13 @@ const entityName = () => fc.oneof(
 const plausible = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom(1, 3, '1', true, ['a', 'b'], 'x@y.com'));
 const recordBody = () => fc.oneof(
   hostileValue,
+  fc.constant({}),
   fc.dictionary(fc.constantFrom('company_name', 'name', 'email', 'state', 'extensions', 'id', 'createdAt', 'company', 'phone_number', 'address', 'password_hash', '$set', 'a.b'), hostileValue),
   { arbitrary: fc.dictionary(fc.constantFrom('company_name', 'name', 'category_name', 'unit_name', 'country_name', 'package_name', 'email', 'state', 'phone_number', 'sap_unit_name'), fc.oneof(plausible, hostileValue), { minKeys: 1 }), weight: 3 },
 );
 const query = fc.dictionary(
   fc.constantFrom('q', 'page', 'pageSize', 'sort', 'state', 'hard', 'q[$gt]', 'state[$ne]', '__proto__', 'sort[]'),
-  fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom('-1', '0', '999999999999', '1.5', 'true', '$where', '-id', 'company_name,-id', 'state', '{"$gt":""}')),
+  fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom('-1', '0', '999999999999', '1.5', 'true', '$where', '-id', 'company_name,-id', 'state', '{"$gt":""}', 'a\u0000b', '00\u0000', '\u0000')),
 );
 
 describe('bad and hostile requests across the master-data routes', () => {
@@ -57,18 +62,22 @@ describe('bad and hostile requests across the master-data routes', () => {
       fc.record({
         method: fc.constantFrom('GET', 'POST', 'POST', 'PUT', 'DELETE'),
         entity: entityName(),
-        id: fc.option(fc.oneof(fc.constantFrom(...seededIds), fc.string({ maxLength: 120 }).map(encodeURIComponent), fc.constantFrom('validate', '$gt', '%24ne')), { nil: undefined }),
+        id: fc.option(fc.oneof(fc.constantFrom(...seededIds), fc.string({ maxLength: 120 }).map(encodeURIComponent), fc.constantFrom('validate', 'export.csv', '$gt', '%24ne', 'a%00b')), { nil: undefined }),
+        // A body nested past the depth limit, sent as text (10,000 levels overflowed the stack).
+        deep: fc.oneof({ arbitrary: fc.constant(undefined), weight: 12 }, { arbitrary: fc.integer({ min: 60, max: 10_000 }), weight: 1 }),
+        // Some POSTs go to the upload route instead, multipart without a boundary among them.
+        files: fc.oneof({ arbitrary: fc.constant(false), weight: 9 }, { arbitrary: fc.constant(true), weight: 1 }),
         query,
         body: recordBody(),
-        contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1'),
+        contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'multipart/form-data', 'application/json; charset=latin1'),
         signedIn: fc.oneof({ arbitrary: fc.constant(true), weight: 6 }, { arbitrary: fc.constant(false), weight: 1 }),
       }),
       async (r) => {
         const qs = new URLSearchParams(r.query as Record<string, string>).toString();
-        const url = `/api/v3/masterdata/${r.entity}${r.id !== undefined ? `/${r.id}` : ''}${qs ? `?${qs}` : ''}`;
+        const url = r.files && r.method === 'POST' ? '/api/files' : `/api/v3/masterdata/${r.entity}${r.id !== undefined ? `/${r.id}` : ''}${qs ? `?${qs}` : ''}`;
         let payload: string | undefined;
         try {
-          payload = r.method === 'GET' || r.method === 'DELETE' ? undefined : JSON.stringify(r.body);
+          payload = r.method === 'GET' || r.method === 'DELETE' ? undefined : r.deep !== undefined ? `{"name":${'['.repeat(r.deep)}${']'.repeat(r.deep)}}` : JSON.stringify(r.body);
         } catch {
           payload = '{"broken": ';
         }

@@ -192,7 +192,7 @@ describe('bad input writes nothing and keeps the server up', () => {
       for (const payload of ['garbage', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nname\nx\n']) {
         const cut = await h.app.inject({ method: 'POST', url: '/api/imports', headers: { ...importer, 'content-type': 'multipart/form-data; boundary=x' }, payload });
         expect(cut.statusCode).toBe(400);
-        expect(cut.json().error.code).toBe('IMPORT_BAD_MULTIPART');
+        expect(cut.json().error.code).toBe('BAD_MULTIPART');
       }
       expect((await h.app.inject({ method: 'POST', url: '/api/imports', headers: { ...importer, 'content-type': 'text/csv' }, payload: 'name\nx\n' })).statusCode).toBe(415);
       const dataOnly = await h.userWith(['Data Import']);

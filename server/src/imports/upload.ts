@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { canAccess, type Registry } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
+import { unreadableMultipart } from '../multipartErrors';
 import { newId } from '../store/ids';
 import { columnCatalogue, mapHeader, type HeaderMapping } from './columns';
 import { importableEntities } from './context';
@@ -55,9 +56,7 @@ export async function receive(request: FastifyRequest, dir: string, maxBytes: nu
   } catch (e) {
     await rm(path, { force: true });
     if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
-    if (e instanceof ApiError) throw e;
-    // A malformed body (no boundary, cut short, too many parts) is the client's, never a 500.
-    throw new ApiError('IMPORT_BAD_MULTIPART', { reason: String((e as Error).message ?? e).slice(0, 200) });
+    throw unreadableMultipart(e);
   }
   if (fileName === undefined) throw new ApiError('IMPORT_NO_FILE');
   return { id, path, fileName, fileBytes, fields };

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { canAccess, fieldAt, formOf, localize, type FieldDef, type Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import { unreadableMultipart } from '../multipartErrors';
 import type { ServerConfig } from '../config';
 import { openFileStore, type FileStore } from '../files/fileStore';
 import { accepts, sniffType } from '../files/sniff';
@@ -48,7 +49,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { registry: Registr
     schema: { tags: ['Files'], summary: 'Upload a file for a file field (multipart: entity, field, file)', consumes: ['multipart/form-data'] },
   }, async (request, reply) => {
     if (!request.isMultipart()) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { type: String(request.headers['content-type'] ?? 'none').slice(0, 60) });
-    const part = await request.file();
+    const part = await request.file().catch((e: unknown) => { throw unreadableMultipart(e); });
     if (!part) throw new ApiError('INVALID_REQUEST', { detail: 'send entity, field and then the file in a multipart field named file' });
     const value = (name: string) => { const f = part.fields[name]; return f && !Array.isArray(f) && f.type === 'field' ? String(f.value) : ''; };
     const entity = value('entity');
@@ -78,7 +79,7 @@ export async function fileRoutes(app: FastifyInstance, opts: { registry: Registr
 
   app.get('/api/files/:id', {
     config: { access: null },
-    schema: { tags: ['Files'], summary: 'Download a stored file', params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-f0-9]{24}$' } } } },
+    schema: { tags: ['Files'], summary: 'Download a stored file (in the type it was stored with)', produces: ['*/*'], params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-f0-9]{24}$' } } } },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const found = await files.get(id);

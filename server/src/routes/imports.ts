@@ -77,6 +77,7 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
     schema: {
       tags,
       summary: 'Download the CSV template of an entity: its columns (enabled extensions included) and an example row',
+      produces: ['text/csv'],
       params: { type: 'object', required: ['entity'], properties: { entity: { type: 'string', enum: entities } } },
       querystring: {
         type: 'object',
@@ -174,6 +175,7 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
     schema: {
       tags,
       summary: 'Download the error file: the rejected rows as uploaded, plus an Import errors column',
+      produces: ['text/csv'],
       params: idParam,
       querystring: { type: 'object', properties: { rows: { type: 'string', enum: ['rejected', 'all'], default: 'rejected', description: 'all: every row, with an empty error cell when it is fine.' } } },
     },

@@ -17,6 +17,23 @@ const exportQuery = {
 } as const;
 
 /**
+ * The export with its header and first slice already read: whatever the query does wrong
+ * fails here, as an error answer, instead of cutting short a 200 whose headers are sent.
+ */
+async function started(csv: AsyncGenerator<string>): Promise<AsyncGenerator<string>> {
+  const head: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const r = await csv.next();
+    if (r.done) break;
+    head.push(r.value);
+  }
+  return (async function* () {
+    yield head.join('');
+    yield* csv;
+  })();
+}
+
+/**
  * `GET /api/v3/masterdata/:entity/export.csv`: the list's current filter across all pages,
  * streamed from the store a page at a time, headed by the column labels in the caller's language.
  * One static route per entity, so it wins over `/:entity/:id`.
@@ -25,17 +42,18 @@ export async function masterDataExportRoutes(app: FastifyInstance, opts: { regis
   for (const def of Object.values(opts.registry.entities)) {
     app.get(`/api/v3/masterdata/${def.name}/export.csv`, {
       config: { access: def.access ?? 'Master Data' },
-      schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery },
+      schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery, produces: ['text/csv'] },
     }, async (request, reply) => {
       const query = request.query as { q?: string; sort?: string; state?: number; columns?: string };
       const lang = requestLang(request);
       // Unknown columns and sort paths fail with a 400 before the stream starts.
       exportColumns(opts.registry, def, lang, query.columns);
       buildListQuery(opts.registry, def, query);
+      const body = await started(exportCsv(opts.registry, opts.store, def, query, lang));
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${def.name}.csv"`);
       reply.header('cache-control', 'no-store');
-      return reply.send(Readable.from(exportCsv(opts.registry, opts.store, def, query, lang)));
+      return reply.send(Readable.from(body));
     });
   }
 }

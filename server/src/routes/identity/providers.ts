@@ -71,7 +71,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: IdentityContext)
 
   app.get('/api/auth/provider/:id/start', {
     config: { public: true },
-    schema: { tags, summary: 'Open in a popup: goes to the provider\'s sign-in', params: idParams },
+    schema: { tags, summary: 'Open in a popup: goes to the provider\'s sign-in', params: idParams, produces: ['text/html'] },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     try {
@@ -93,7 +93,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: IdentityContext)
 
   app.get('/api/auth/provider/:id/callback', {
     config: { public: true },
-    schema: { tags, summary: 'Where the OpenID provider sends the popup back; answers a page that hands the session to the app', params: idParams, querystring: callbackQuery },
+    schema: { tags, summary: 'Where the OpenID provider sends the popup back; answers a page that hands the session to the app', params: idParams, querystring: callbackQuery, produces: ['text/html'] },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { state } = request.query as { state?: string };
@@ -126,7 +126,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: IdentityContext)
 
   app.post('/api/auth/provider/saml/callback', {
     config: { public: true },
-    schema: { tags, summary: 'SAML assertion consumer (HTTP-POST binding); answers a page that hands the session to the app', body: samlBody },
+    schema: { tags, summary: 'SAML assertion consumer (HTTP-POST binding); answers a page that hands the session to the app', body: samlBody, produces: ['text/html'] },
   }, async (request, reply) => {
     try {
       if (!saml) throw unavailable('saml');
@@ -149,7 +149,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: IdentityContext)
 
   app.get('/api/auth/provider/saml/metadata', {
     config: { public: true },
-    schema: { tags, summary: 'Our SAML service-provider metadata, for the identity provider\'s set-up' },
+    schema: { tags, summary: 'Our SAML service-provider metadata, for the identity provider\'s set-up', produces: ['application/samlmetadata+xml'] },
   }, async (_request, reply) => {
     if (!saml) throw unavailable('saml');
     return reply.type('application/samlmetadata+xml').send(saml.metadata());
