@@ -16,3 +16,4 @@ export * from './shell/menu';
 export * from './shell/password';
 export * from './shell/initials';
 export * from './shell/warehouses';
+export * from './shell/frame';

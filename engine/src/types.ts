@@ -169,7 +169,13 @@ export interface DeploymentSettings {
   logo?: string | null;
   customMenu?: CustomMenuEntry[] | null;
   globalSearch?: string[];
-  frame: { featuresOrigin: string; baseDomain: string; indexPage: string; allowedOrigins: string[]; mainOrigin?: string };
+  /**
+   * The embedded feature frame. featuresOrigin: an absolute URL for a separate features host,
+   * or a path of the shell's own server (default "/features"); allowedOrigins: the shell
+   * origins that may frame features and post to the shell (none: the shell's own origin).
+   * See resolveFrame.
+   */
+  frame: { featuresOrigin?: string; baseDomain: string; indexPage: string; allowedOrigins?: string[]; mainOrigin?: string };
   signIn: {
     providers: { id: string; kind: string; label?: string }[];
     accountExpiry?: string | null;

@@ -13,6 +13,7 @@ import { clientErrorHandler } from './plugins/clientErrors';
 import { ApiError } from './apiError';
 import { accessPlugin } from './plugins/access';
 import { securityHeaders } from './plugins/securityHeaders';
+import { frameOrigins } from './plugins/frameOrigins';
 import { healthRoutes } from './routes/health';
 import { masterDataRoutes } from './routes/masterdata';
 import { configRoutes } from './routes/config';
@@ -20,6 +21,8 @@ import { configRoutes } from './routes/config';
 export interface AppOptions {
   /** Fastify trustProxy: behind a reverse proxy, so request.ip (sign-in limits) is the client's. */
   trustProxy?: boolean | number | string;
+  /** PUBLIC_URL's origin when it is set; without it the feature frame follows each request's own origin. */
+  publicOrigin?: string;
   registry: Registry;
   store: Store;
   authenticator: Authenticator;
@@ -60,6 +63,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin, { bodyLimit });
+  await app.register(frameOrigins, { frame: opts.registry.deployment.settings.frame, publicOrigin: opts.publicOrigin });
   await app.register(securityHeaders, { settings: opts.registry.deployment.settings });
   // Bad input refused at the boundary, and the OpenAPI document and 405s kept true (issue 13).
   for (const plugin of [jsonDepthPlugin, nulBytesPlugin, openapiErrorsPlugin, routeMethodsPlugin]) await app.register(plugin);

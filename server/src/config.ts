@@ -15,6 +15,8 @@ export interface ServerConfig {
   adminPassword: string;
   smtpUrl?: string;
   publicUrl: string;
+  /** PUBLIC_URL's origin when PUBLIC_URL is set; unset, the shell's origin is each request's own (the feature frame follows it). */
+  publicOrigin?: string;
   /**
    * Fastify's trustProxy (TRUST_PROXY): behind a reverse proxy, true, a hop count or the
    * proxies' addresses, so request.ip (sign-in rate limits) is the client's, not the proxy's.
@@ -152,6 +154,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminPassword: env.ADMIN_PASSWORD || 'Demo-admin-2026',
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl,
+    publicOrigin: env.PUBLIC_URL ? new URL(publicUrl).origin : undefined,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     identity: readIdentityConfig(env, publicUrl),
   };

@@ -31,6 +31,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
     authenticator: sessions,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    publicOrigin: config.publicOrigin,
     logger: { level: config.logLevel, redact: REDACT, serializers: { req: logRequest } },
     plugins: routePlugins({ registry, store, sessions, config, webDist: existsSync(webDist) ? webDist : undefined }),
   });

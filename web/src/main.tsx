@@ -17,6 +17,7 @@ import { AuthProvider } from './auth/AuthProvider';
 import { createI18n } from './i18n/i18n';
 import { initialLanguage } from './i18n/language';
 import { framedFeatureId } from './guest/featureHost';
+import { resolveFrame } from '../../engine/src/index';
 
 const FeatureHost = lazy(() => import('./guest/FeatureHost'));
 
@@ -73,7 +74,7 @@ async function boot(): Promise<void> {
   });
   const i18n = await createI18n(config.i18n, lang);
   document.documentElement.lang = lang;
-  const featureId = framedFeatureId(window.location, framed, config.deployment.settings.frame);
+  const featureId = framedFeatureId(window.location, framed, resolveFrame(config.deployment.settings.frame, window.location.origin));
   if (featureId) {
     root.render(
       <I18nextProvider i18n={i18n}>

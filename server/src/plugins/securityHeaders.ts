@@ -3,13 +3,15 @@
  * Content-Security-Policy the built app and the Swagger UI run under, nosniff, a referrer
  * policy. Framing: pages under the features path (the feature frame the shell embeds, when this
  * server answers the deployment's featuresOrigin) may be framed by the shell's origins only;
- * nothing else may be framed at all.
+ * nothing else may be framed at all. Both follow the address each request reached the server
+ * at (frameOrigins), so the frame works on any port.
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
-import type { DeploymentSettings } from '../../../engine/src/index';
+import { DEFAULT_FEATURES_PATH, type DeploymentSettings, type FrameAddresses } from '../../../engine/src/index';
+import { frameOf } from './frameOrigins';
 
 type Settings = Pick<DeploymentSettings, 'frame' | 'map'>;
 
@@ -21,22 +23,22 @@ export function originOf(url: string | undefined): string | null {
 
 /** The path under which this server answers the feature frame (featuresOrigin's path), or null. */
 export function featuresPath(frame: Settings['frame']): string | null {
-  const m = /^(?:https?:\/\/[^/?#]+)?(\/[^?#]*)/i.exec(frame.featuresOrigin);
+  const m = /^(?:https?:\/\/[^/?#]+)?(\/[^?#]*)/i.exec(frame.featuresOrigin ?? DEFAULT_FEATURES_PATH);
   const path = m?.[1].replace(/\/+$/, '');
   return path ? `${path}/` : null;
 }
 
+const sources = (origins: (string | undefined)[]): string => ["'self'", ...new Set(origins.map(originOf).filter((o): o is string => o !== null))].join(' ');
+
 /** Who may frame a page: the shell (this origin, mainOrigin and the allowed shell origins) for the feature frame; nobody otherwise. */
-export function frameAncestors(settings: Settings): (url: string) => string {
+export function frameAncestors(settings: Settings): (url: string, frame: FrameAddresses | undefined) => string {
   const prefix = featuresPath(settings.frame);
-  const shell = ["'self'", ...new Set([settings.frame.mainOrigin, ...settings.frame.allowedOrigins].map(originOf).filter((o): o is string => o !== null))].join(' ');
-  return (url) => (prefix !== null && url.startsWith(prefix) ? shell : "'none'");
+  return (url, frame) => (prefix !== null && url.startsWith(prefix) ? sources([frame?.mainOrigin, ...(frame?.allowedOrigins ?? [])]) : "'none'");
 }
 
 export const securityHeaders = fp(async (app: FastifyInstance, opts: { settings: Settings }) => {
   const ancestors = frameAncestors(opts.settings);
   const tiles = originOf(opts.settings.map?.tileUrl);
-  const features = originOf(opts.settings.frame.featuresOrigin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -55,9 +57,9 @@ export const securityHeaders = fp(async (app: FastifyInstance, opts: { settings:
         imgSrc: ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
-        frameSrc: ["'self'", ...(features ? [features] : [])],
+        frameSrc: [(req: IncomingMessage) => sources([frameOf(req)?.featuresOrigin])],
         formAction: ["'self'"],
-        frameAncestors: [(req: IncomingMessage) => ancestors(req.url ?? '/')],
+        frameAncestors: [(req: IncomingMessage) => ancestors(req.url ?? '/', frameOf(req))],
       },
     },
     // frame-ancestors says who may frame; X-Frame-Options cannot name the shell's other origins.

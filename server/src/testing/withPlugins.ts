@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
-import { buildApp } from '../app';
+import { buildApp, type AppOptions } from '../app';
 import { Sessions } from '../auth/sessions';
 import type { Store } from '../store/types';
 import { readConfig, type ServerConfig } from '../config';
@@ -21,13 +21,13 @@ export interface PluginHarness {
  */
 export async function startWithPlugins(
   plugins: (ctx: { registry: Registry; store: Store; config: ServerConfig }) => ((app: FastifyInstance) => Promise<void>)[],
-  options: { registry?: Registry } = {},
+  options: { registry?: Registry; app?: Pick<AppOptions, 'publicOrigin' | 'trustProxy'> } = {},
 ): Promise<PluginHarness> {
   const registry = options.registry ?? realRegistry();
   const { store, dir: dataDir, dispose } = await openTestStore(registry, 'tm-md-');
   const sessions = new Sessions(registry, store);
   const config = readConfig({ ...process.env, DATA_DIR: dataDir });
-  const app = await buildApp({ registry, store, authenticator: sessions, plugins: plugins({ registry, store, config }) });
+  const app = await buildApp({ ...options.app, registry, store, authenticator: sessions, plugins: plugins({ registry, store, config }) });
   await app.ready();
   const users = testUsers(store, sessions, 'md');
   return {

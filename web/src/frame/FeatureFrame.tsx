@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { RouteEntry } from '../../../engine/src/index';
+import { resolveFrame, type RouteEntry } from '../../../engine/src/index';
 import { useServices } from '../app/services';
 import { useLanguage } from '../i18n/useLanguage';
 import { useShell } from '../shell/shellContext';
@@ -31,8 +31,10 @@ export function FeatureFrame({ route }: { route: RouteEntry }) {
   useBusyWhile(loading);
 
   const settings = config.deployment.settings;
-  const src = useMemo(() => buildFrameUrl(settings.frame, config.deployment.name, route, search), [settings.frame, config.deployment.name, route, search]);
-  const trusted = useMemo(() => trustedOrigins(settings.frame, window.location.href), [settings.frame]);
+  // The server hands the addresses resolved for the origin it was reached at; resolving here too keeps a relative one working.
+  const frameAt = useMemo(() => resolveFrame(settings.frame, window.location.origin), [settings.frame]);
+  const src = useMemo(() => buildFrameUrl(frameAt, config.deployment.name, route, search), [frameAt, config.deployment.name, route, search]);
+  const trusted = useMemo(() => trustedOrigins(frameAt, window.location.href), [frameAt]);
 
   // The latest state, read when a message arrives without re-subscribing on every change.
   const ctx = useRef<ProtocolContext>({ routes: allowed, feature: route, warehouse: warehouse.selected, warehouseList: [], language: lang });

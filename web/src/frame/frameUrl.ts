@@ -1,6 +1,6 @@
-import type { DeploymentSettings } from '../../../engine/src/index';
+import type { FrameAddresses } from '../../../engine/src/index';
 
-export type FrameSettings = Pick<DeploymentSettings['frame'], 'featuresOrigin' | 'baseDomain' | 'indexPage'>;
+export type FrameSettings = Pick<FrameAddresses, 'featuresOrigin' | 'baseDomain' | 'indexPage'>;
 
 export interface FramedFeature {
   id: string;

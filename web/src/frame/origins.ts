@@ -1,8 +1,8 @@
-import type { DeploymentSettings } from '../../../engine/src/index';
+import type { FrameAddresses } from '../../../engine/src/index';
 import { originOf } from './frameUrl';
 
 /** The origins the shell takes messages from: the configured ones plus the features origin (SPEC 7). */
-export function trustedOrigins(frame: Pick<DeploymentSettings['frame'], 'allowedOrigins' | 'featuresOrigin'>, base?: string): Set<string> {
+export function trustedOrigins(frame: Pick<FrameAddresses, 'allowedOrigins' | 'featuresOrigin'>, base?: string): Set<string> {
   const out = new Set<string>();
   for (const o of [...frame.allowedOrigins, frame.featuresOrigin]) {
     const origin = originOf(o, base);

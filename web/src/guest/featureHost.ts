@@ -1,15 +1,15 @@
-import type { DeploymentSettings } from '../../../engine/src/index';
+import type { FrameAddresses } from '../../../engine/src/index';
 
 /**
- * When the deployment's features origin is a path of this very server (the demo default,
- * `http://127.0.0.1:3000/features`) and nothing else serves it, the server answers the
+ * When the deployment's features origin is a path of this very server (the default,
+ * `/features`) and nothing else serves it, the server answers the
  * frame's address with this app. Loaded inside the frame there, the app renders a small
  * stand-in feature instead of a second shell. Returns the feature id the address names.
  */
 export function framedFeatureId(
   loc: { origin: string; pathname: string },
   framed: boolean,
-  frame: Pick<DeploymentSettings['frame'], 'featuresOrigin' | 'baseDomain'>,
+  frame: Pick<FrameAddresses, 'featuresOrigin' | 'baseDomain'>,
 ): string | null {
   if (!framed) return null;
   let base: URL;
