@@ -13,7 +13,6 @@ import { makeAppRoot } from '../web/e2e/harness/appRoot';
 import { CHROMIUM } from '../web/e2e/harness/browser';
 import { ensureWebBuild } from '../web/e2e/harness/build';
 import { startFeaturesServer } from '../web/e2e/harness/features';
-import { freePort } from '../web/e2e/harness/net';
 import { seedE2e } from '../web/e2e/harness/seed';
 import { startServer } from '../web/e2e/harness/server';
 import { startSmtp } from '../web/e2e/harness/smtp';
@@ -22,13 +21,14 @@ import { USERS } from '../web/e2e/harness/users';
 const root = process.cwd();
 const artifacts = resolve(root, '.ci-artifacts');
 
-async function distinctPorts(n: number): Promise<number[]> {
-  // E2E_PORT_BASE: consecutive ports from there (where several runs share a machine).
-  const base = Number(process.env.E2E_PORT_BASE);
-  if (base > 0) return Array.from({ length: n }, (_, i) => base + i);
-  const ports = new Set<number>();
-  while (ports.size < n) ports.add(await freePort());
-  return [...ports];
+// Not 3000: the suite runs where a newcomer's `PORT=3101 npm start` does, so nothing may assume
+// the default port (the feature frame once did).
+const DEFAULT_PORT_BASE = 3101;
+
+/** n consecutive ports from E2E_PORT_BASE (where several runs share a machine), else from 3101. */
+function distinctPorts(n: number): number[] {
+  const base = Number(process.env.E2E_PORT_BASE) || DEFAULT_PORT_BASE;
+  return Array.from({ length: n }, (_, i) => base + i);
 }
 
 function runVitest(env: Record<string, string>, resultsFile: string): Promise<number> {
@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'tm-e2e-'));
   const mailDir = join(work, 'mail');
   const dataDir = join(work, 'data');
-  const [appPort, featuresPort, smtpPort] = await distinctPorts(3);
+  const [appPort, featuresPort, smtpPort] = distinctPorts(3);
   const appUrl = `http://127.0.0.1:${appPort}`;
   const stops: (() => Promise<void>)[] = [];
   let appRoot: string | undefined;
@@ -66,7 +66,8 @@ async function main(): Promise<number> {
     const features = await startFeaturesServer(join(root, 'web', 'e2e', 'fixtures', 'feature.html'), featuresPort);
     stops.push(features.stop);
     appRoot = makeAppRoot(root, (d) => {
-      d.settings.frame = { ...d.settings.frame, featuresOrigin: features.url, allowedOrigins: [appUrl] };
+      // A separate features host; the shell's origin (allowedOrigins empty) is whatever it is reached at.
+      d.settings.frame = { ...d.settings.frame, featuresOrigin: features.url, allowedOrigins: [] };
     });
     await seedE2e(appRoot, dataDir);
     const server = await startServer(root, appPort, {

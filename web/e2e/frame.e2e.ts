@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { USERS } from './harness/users';
+import { GROUPS, USERS } from './harness/users';
 import { env, newSession, openBrowser, signIn, type Session } from './support';
 
 interface Logged {
@@ -45,6 +45,24 @@ async function toast(page: Page): Promise<{ summary: string; detail: string; sev
 }
 
 describe('embedded feature frame', () => {
+  it('loads the landing page\'s feature on a port other than 3000, and the warehouse selector appears', async () => {
+    expect(new URL(env.base).port).not.toBe('3000');
+    const { page, context } = await newSession(browser);
+    try {
+      await signIn(page, USERS.warehouse.email, USERS.warehouse.password);
+      const iframe = page.locator('iframe[data-feature]').first();
+      await iframe.waitFor();
+      const id = (await iframe.getAttribute('data-feature'))!;
+      const frame = await featureFrame(page, id);
+      expect(frame.url()).toBe(`${env.features}/agro/${id.replace(/\//g, '.')}.localhost/index.html`);
+      // The selector waits for the frame's guestIsReady: it shows once the shell trusted the frame's origin.
+      await page.locator('[data-testid=warehouse-selector]').waitFor({ timeout: 15_000 });
+      expect(await page.locator('[data-testid=warehouse-selector] .p-dropdown-label').innerText()).toBe(GROUPS[0].name);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('loads the feature from the features origin and answers guestIsReady with parentFrameData', async () => {
     await s.page.goto('/imports');
     const frame = await featureFrame(s.page, 'imports');
