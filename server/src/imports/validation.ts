@@ -10,13 +10,16 @@ import { BatchChecker, type RowInput } from './check';
 import type { ImportContext } from './context';
 import { rowFailed, type RejectedRow } from './jobs';
 import { planBatch, readyToStage } from './plan';
-import { readRecords, type FileFormat } from './source';
+import { crashPoint } from './crashPoint';
+import { readRecords, TooManyRowsError, type FileFormat } from './source';
 import { StageWriter } from './stage';
 
 export interface ValidationInput {
   uploadPath: string;
   format: FileFormat;
   maxContentBytes: number;
+  /** Data rows past this fail the job (TooManyRowsError). */
+  maxRows: number;
   batchSize: number;
   /** A commit stages its valid rows here; a dry run (no stage) plans them instead. */
   stagePath?: string;
@@ -71,8 +74,11 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
   const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
   const progress = { bytes: 0 };
   let record = 0;
+  let rows = 0;
   let batch: RowInput[] = [];
   const check = async (): Promise<BatchOutcome> => {
+    rows += batch.length;
+    if (rows > input.maxRows) throw new TooManyRowsError(input.maxRows);
     const checked = await checker.check(batch);
     const { ready: staged, refused } = readyToStage(ctx, checked.staged, stage !== undefined);
     const rejected = refused.length === 0 ? checked.rejected : [...checked.rejected, ...refused.map((r) => rowFailed(r.row, r.reason))].sort((a, b) => a.row - b.row);
@@ -99,12 +105,14 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
         record++;
         if (record === 1 || BatchChecker.isBlank(cells)) continue; // the header; blank lines
         batch.push({ row: record, cells, broken: chunk.broken.get(i) });
+        // A parser chunk of short rows holds thousands: a batch stays small, so do its rejections.
+        if (batch.length >= input.batchSize) yield await check();
       }
-      if (batch.length >= input.batchSize) yield await check();
     }
     const last = batch.length > 0 ? await check() : undefined;
     // Synced before the last outcome: a job only moves on to writing with every row on disk.
     await stage?.close();
+    if (stage) crashPoint('staged');
     if (last) yield last;
   } catch (e) {
     if (input.stagePath) await stage?.discard(input.stagePath);
