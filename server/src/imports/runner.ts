@@ -20,7 +20,7 @@ import { columnCatalogue, mapHeader } from './columns';
 import { importContext, type ImportContext } from './context';
 import { crashPoint } from './crashPoint';
 import {
-  deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejected, UNDO, zeroCounts, type Job, type JobMessage,
+  deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejectedJson, UNDO, zeroCounts, type Job, type JobMessage,
 } from './jobs';
 import { EncodingError, TooLargeError, TooManyRowsError } from './source';
 import { readStage, StageFollower } from './stage';
@@ -300,8 +300,8 @@ export class ImportRunner {
     job.counts.insert += o.insert;
     job.counts.update += o.update;
     job.counts.unchanged += o.unchanged;
-    job.counts.reject += o.rejected.length;
-    await saveRejected(this.store, job, o.rejected, 'validate');
+    job.counts.reject += o.rejected.count;
+    await saveRejectedJson(this.store, job, o.rejected, 'validate');
     job.rowsValidated += o.rows;
     // Until the end the total is an estimate: rows so far scaled by the bytes still to read.
     job.rowsTotal = Math.max(job.rowsValidated, Math.round(job.rowsValidated * (job.fileBytes / Math.max(o.bytes, 1))));

@@ -8,7 +8,7 @@
 import type { Store } from '../store/types';
 import { BatchChecker, type RowInput } from './check';
 import type { ImportContext } from './context';
-import { rowFailed, type RejectedRow } from './jobs';
+import { rejectedJson, rowFailed, type RejectedJson, type RejectedRow } from './jobs';
 import { planBatch, readyToStage } from './plan';
 import { crashPoint } from './crashPoint';
 import { readRecords, TooManyRowsError, type FileFormat } from './source';
@@ -38,8 +38,8 @@ export interface BatchOutcome {
   rows: number;
   /** Rows that passed (staged, or planned by a dry run). */
   valid: number;
-  /** This batch's rejected rows, in row order, every check's messages merged. */
-  rejected: RejectedRow[];
+  /** This batch's rejected rows, in row order, every check's messages merged; as JSON, for the store as it is. */
+  rejected: RejectedJson;
   /** A dry run's plan of the batch. */
   insert: number;
   update: number;
@@ -84,7 +84,7 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
     const rejected = refused.length === 0 ? checked.rejected : [...checked.rejected, ...refused.map((r) => rowFailed(r.row, r.reason))].sort((a, b) => a.row - b.row);
     await stage?.append(staged);
     const out: BatchOutcome = {
-      rows: batch.length, valid: staged.length, rejected, insert: 0, update: 0, unchanged: 0,
+      rows: batch.length, valid: staged.length, rejected: rejectedJson(rejected), insert: 0, update: 0, unchanged: 0,
       bytes: progress.bytes, stagedLines: stage?.lines ?? 0, stagedBytes: stage?.bytes ?? 0,
     };
     if (!stage) {
@@ -93,7 +93,7 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
       out.update = plan.updates.length;
       out.unchanged = plan.unchanged;
       out.valid -= plan.rejected.length;
-      out.rejected = [...rejected, ...plan.rejected].sort((a, b) => a.row - b.row);
+      out.rejected = rejectedJson([...rejected, ...plan.rejected].sort((a, b) => a.row - b.row));
     }
     batch = [];
     return out;

@@ -14,6 +14,7 @@ export function client(url: string) {
   let token = '';
   const headers = () => ({ authorization: `Bearer ${token}` });
   return {
+    authorization: () => `Bearer ${token}`,
     async signIn(email: string, password: string) {
       const r = await fetch(`${url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
       if (!r.ok) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
