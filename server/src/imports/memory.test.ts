@@ -47,8 +47,10 @@ afterAll(async () => {
 
 async function imported(path: string) {
   const job = await c.upload({ entity: 'units_of_measurement' }, await openAsBlob(path), 'units.csv');
-  const done = await settled(c, job.id as string, 120_000);
-  expect(server.child.exitCode, server.output().slice(-2000)).toBeNull();
+  const done = await settled(c, job.id as string, 120_000).catch((e: unknown) => {
+    throw new Error(`the server died (${String(e)}): ${server.output().split('\n').filter((l) => !/^\s*\d+: 0x/.test(l)).join('\n').slice(-600)}`);
+  });
+  expect(server.child.exitCode).toBeNull();
   return { id: job.id as string, done, first: await c.get(`/api/imports/${String(job.id)}?pageSize=1`) };
 }
 
