@@ -170,7 +170,8 @@ export async function rejectedPage(store: Store, jobId: string, skip: number, li
 export async function* rejectedRows(store: Store, jobId: string, phase: 'validate' | 'apply'): AsyncGenerator<RejectedRow> {
   let seq = 0;
   for (;;) {
-    const docs = await store.find(ERROR_BATCHES, { filter: { job: jobId, phase, seq: { $gte: seq } }, sort: { seq: 1 }, limit: 20 });
+    // A few documents at a time (each up to a batch of rows with their messages): the error file streams under a small heap.
+    const docs = await store.find(ERROR_BATCHES, { filter: { job: jobId, phase, seq: { $gte: seq } }, sort: { seq: 1 }, limit: 2 });
     if (docs.length === 0) return;
     for (const d of docs) {
       for (const r of d.rows as unknown as RejectedRow[]) yield r;

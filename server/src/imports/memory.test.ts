@@ -46,10 +46,11 @@ afterAll(async () => {
 });
 
 async function imported(path: string) {
-  const job = await c.upload({ entity: 'units_of_measurement' }, await openAsBlob(path), 'units.csv');
-  const done = await settled(c, job.id as string, 120_000).catch((e: unknown) => {
+  const died = (e: unknown) => {
     throw new Error(`the server died (${String(e)}): ${server.output().split('\n').filter((l) => !/^\s*\d+: 0x/.test(l)).join('\n').slice(-600)}`);
-  });
+  };
+  const job = await c.upload({ entity: 'units_of_measurement' }, await openAsBlob(path), 'units.csv').catch(died);
+  const done = await settled(c, job.id as string, 120_000).catch(died);
   expect(server.child.exitCode).toBeNull();
   return { id: job.id as string, done, first: await c.get(`/api/imports/${String(job.id)}?pageSize=1`) };
 }

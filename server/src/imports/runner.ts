@@ -82,7 +82,7 @@ export class ImportRunner {
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly opts: RunnerOptions) {
-    this.validateBatch = opts.validateBatch ?? 500;
+    this.validateBatch = opts.validateBatch ?? 2000;
     this.applyBatch = opts.applyBatch ?? 1000;
     this.maxAttempts = opts.maxAttempts ?? DEFAULT_IMPORT_LIMITS.maxAttempts;
     this.maxRows = opts.maxRows ?? DEFAULT_IMPORT_LIMITS.maxRows;

@@ -30,7 +30,7 @@ export interface ImportRoutesOptions {
   maxAttempts?: number;
   /** See RunnerOptions.writeWhileValidating (default true). */
   writeWhileValidating?: boolean;
-  /** Rows validated per batch (500) and staged rows written per transaction (1,000); tests make them small. */
+  /** Rows validated per batch (2,000) and staged rows written per transaction (1,000); tests make them small. */
   validateBatch?: number;
   applyBatch?: number;
   /** Hands the runner to the caller (tests wait on it, the bench reads it). */
