@@ -4,9 +4,10 @@
  * 64 MB heap, under which each of them killed the server ("JavaScript heap out of memory")
  * while the validation thread's outcomes piled up unrecorded in the main thread.
  */
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settled, signedIn, stopped } from './testing/process';
@@ -45,11 +46,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function imported(path: string) {
+async function imported(path: string, name = 'units.csv') {
   const died = (e: unknown) => {
     throw new Error(`the server died (${String(e)}): ${server.output().split('\n').filter((l) => !/^\s*\d+: 0x/.test(l)).join('\n').slice(-600)}`);
   };
-  const job = await c.upload({ entity: 'units_of_measurement' }, await openAsBlob(path), 'units.csv').catch(died);
+  const job = await c.upload({ entity: 'units_of_measurement' }, await openAsBlob(path), name).catch(died);
   const done = await settled(c, job.id as string, 120_000).catch(died);
   expect(server.child.exitCode).toBeNull();
   return { id: job.id as string, done, first: await c.get(`/api/imports/${String(job.id)}?pageSize=1`) };
@@ -78,6 +79,19 @@ describe('an import of rejected rows under a capped heap', () => {
     let lines = 0;
     for await (const chunk of r.body!) for (const b of chunk as Uint8Array) if (b === 0x0a) lines++;
     expect(lines).toBe(ROWS);
+    expect((await c.get('/api/health')).status).toBe('ok');
+  }, 150_000);
+
+  it('stops reading a gzip file at the content cap, however far it expands', async () => {
+    // 16 MB of one repeated row in a few KB (the reproducer: 2.8 MB expanding to 1.1 GiB).
+    const csv = await unitsCsv('bomb.csv', 1_000_000, () => 'Unit,S1,SAP-1,1\n');
+    const gz = join(tmp, 'bomb.csv.gz');
+    writeFileSync(gz, gzipSync(readFileSync(csv)));
+    await stopped(server);
+    ({ server, c } = await signedIn({ DATA_DIR: join(tmp, 'data'), NODE_OPTIONS: HEAP, IMPORT_MAX_CONTENT_MB: '4' }));
+    const { done } = await imported(gz, 'bomb.csv.gz');
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'IMPORT_CONTENT_TOO_LARGE', params: { limit: 4 } });
     expect((await c.get('/api/health')).status).toBe('ok');
   }, 150_000);
 });
