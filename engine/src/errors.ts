@@ -91,6 +91,8 @@ export const ERRORS = {
   IMPORT_ROLLED_BACK: { key: 'import.job.rolledBack', status: 500, template: 'The import was rolled back and changed nothing: {reason}' },
   IMPORT_FAILED: { key: 'import.job.failed', status: 500, template: 'The import failed and changed nothing: {reason}' },
   IMPORT_INTERRUPTED: { key: 'import.job.interrupted', status: 500, template: 'the server stopped {count} times during the import' },
+  IMPORT_CONTENT_TOO_LARGE: { key: 'import.job.contentTooLarge', status: 413, template: 'Nothing was imported: the file holds more than {limit} MB of data once decompressed; split it into smaller files' },
+  IMPORT_TOO_MANY_ROWS: { key: 'import.job.tooManyRows', status: 413, template: 'Nothing was imported: the file has more than {limit} rows; split it into smaller files' },
   INTERNAL: { key: 'error.internal', status: 500, template: 'Something went wrong on our side; the request changed nothing' },
 } as const;
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readImportLimits, type ImportLimits } from './imports/limits';
 
 /** Settings from the environment; secrets are read here and nowhere else. */
 export interface ServerConfig {
@@ -23,6 +24,8 @@ export interface ServerConfig {
    */
   trustProxy: boolean | number | string;
   identity: IdentityConfig;
+  /** IMPORT_MAX_FILE_MB, IMPORT_MAX_CONTENT_MB, IMPORT_MAX_ROWS, IMPORT_MAX_ATTEMPTS (docs/imports.md). */
+  imports: ImportLimits;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -157,5 +160,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicOrigin: env.PUBLIC_URL ? new URL(publicUrl).origin : undefined,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     identity: readIdentityConfig(env, publicUrl),
+    imports: readImportLimits(env),
   };
 }

@@ -1,9 +1,9 @@
 /**
- * A server process with the import routes and test settings, for the crash test: environment
- * as server/src/main.ts, plus IMPORT_MAX_FILE_MB (default 50), IMPORT_MAX_ATTEMPTS (default 3)
- * and IMPORT_WRITE_WHILE_VALIDATING (0: write after validation), which the real server
- * (routes/index.ts) does not read. The import bench runs
- * the real server.
+ * A server process with the import routes and test settings, for the crash tests: environment
+ * as server/src/main.ts (the IMPORT_MAX_* limits included), plus settings the real server
+ * (routes/index.ts) does not read: IMPORT_WRITE_WHILE_VALIDATING (0: write after validation),
+ * IMPORT_VALIDATE_BATCH and IMPORT_APPLY_BATCH (rows per batch and per write transaction), and
+ * IMPORT_CRASH_AT (crashPoint.ts; read wherever the import runs). The import bench runs the real server.
  */
 import { join } from 'node:path';
 import { buildApp, REDACT } from '../app';
@@ -21,7 +21,6 @@ const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mong
 await prepareStore(registry, store);
 await ensureAdmin(registry, store, config.adminEmail, config.adminPassword);
 const sessions = new Sessions(registry, store);
-const maxFileMb = Number(process.env.IMPORT_MAX_FILE_MB || 50);
 const app = await buildApp({
   registry,
   store,
@@ -31,9 +30,10 @@ const app = await buildApp({
   plugins: [
     (a) => authRoutes(a, { registry, store, sessions }),
     (a) => importRoutes(a, {
-      registry, store, dir: join(config.dataDir, 'imports'), maxFileBytes: maxFileMb * 1024 * 1024,
-      maxAttempts: process.env.IMPORT_MAX_ATTEMPTS ? Number(process.env.IMPORT_MAX_ATTEMPTS) : undefined,
+      registry, store, dir: join(config.dataDir, 'imports'), ...config.imports,
       writeWhileValidating: process.env.IMPORT_WRITE_WHILE_VALIDATING !== '0',
+      validateBatch: Number(process.env.IMPORT_VALIDATE_BATCH) || undefined,
+      applyBatch: Number(process.env.IMPORT_APPLY_BATCH) || undefined,
     }),
   ],
 });

@@ -4,7 +4,7 @@
  * the undo log that lets a half-applied job be rolled back.
  */
 import { formatError, type ErrorCode } from '../../../engine/src/index';
-import type { CollectionSpec, Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import type { CollectionSpec, JsonValue, Store, StoredDoc } from '../store/types';
 import type { FileFormat } from './source';
 
 export const JOBS = 'import_job';
@@ -119,24 +119,36 @@ export async function patchJob(store: Store, id: string, set: Partial<Job>): Pro
 
 /** Appends rejected rows as one document; `first` and `last` let a page of errors find its documents. */
 export async function saveRejected(store: Store, job: Job, rows: RejectedRow[], phase: 'validate' | 'apply'): Promise<void> {
-  if (rows.length === 0) return;
-  const seq = job.errorBatches;
-  const doc: Doc = {
-    id: errorBatchId(job.id, seq),
-    job: job.id,
-    seq,
-    phase,
-    first: job.errorRows,
-    last: job.errorRows + rows.length - 1,
-    // Through JSON: drops undefined fields and anything else a store document cannot hold.
-    rows: JSON.parse(JSON.stringify(rows)) as JsonValue,
-  };
-  // Without transactions a crash may have left this document behind its checkpoint: replaced.
-  if (!store.capabilities.transactions) await store.delete(ERROR_BATCHES, doc.id as string);
-  await store.insert(ERROR_BATCHES, doc);
-  job.errorBatches = seq + 1;
-  job.errorRows += rows.length;
+  if (rows.length > 0) await saveRejectedJson(store, job, rejectedJson(rows), phase);
 }
+
+/** Rejected rows as JSON text (which drops undefined fields), with their number. */
+export interface RejectedJson {
+  json: string;
+  count: number;
+}
+
+export const rejectedJson = (rows: RejectedRow[]): RejectedJson => ({ json: JSON.stringify(rows), count: rows.length });
+
+/**
+ * saveRejected for rows already in JSON (validation's thread sends them so): the text goes into
+ * the document as it is, never rebuilt as objects on the main thread, whose heap a file of
+ * rejected rows would otherwise churn through.
+ */
+export async function saveRejectedJson(store: Store, job: Job, rows: RejectedJson, phase: 'validate' | 'apply'): Promise<void> {
+  if (rows.count === 0) return;
+  const seq = job.errorBatches;
+  const id = errorBatchId(job.id, seq);
+  const head = { id, job: job.id, seq, phase, first: job.errorRows, last: job.errorRows + rows.count - 1 };
+  // Without transactions a crash may have left this document behind its checkpoint: replaced.
+  if (!store.capabilities.transactions) await store.delete(ERROR_BATCHES, id);
+  // Keys are the fixed names of RejectedRow and of message params: nothing a document may not hold.
+  await store.insertManyJson(ERROR_BATCHES, [{ id, json: `${JSON.stringify(head).slice(0, -1)},"rows":${rows.json}}` }], REJECTED_ARRAYS);
+  job.errorBatches = seq + 1;
+  job.errorRows += rows.count;
+}
+
+const REJECTED_ARRAYS = ['rows', 'rows.messages'];
 
 /** Rejected rows by position (0-based, in the order they were found). */
 export async function rejectedPage(store: Store, jobId: string, skip: number, limit: number): Promise<RejectedRow[]> {
@@ -158,7 +170,8 @@ export async function rejectedPage(store: Store, jobId: string, skip: number, li
 export async function* rejectedRows(store: Store, jobId: string, phase: 'validate' | 'apply'): AsyncGenerator<RejectedRow> {
   let seq = 0;
   for (;;) {
-    const docs = await store.find(ERROR_BATCHES, { filter: { job: jobId, phase, seq: { $gte: seq } }, sort: { seq: 1 }, limit: 20 });
+    // A few documents at a time (each up to a batch of rows with their messages): the error file streams under a small heap.
+    const docs = await store.find(ERROR_BATCHES, { filter: { job: jobId, phase, seq: { $gte: seq } }, sort: { seq: 1 }, limit: 2 });
     if (docs.length === 0) return;
     for (const d of docs) {
       for (const r of d.rows as unknown as RejectedRow[]) yield r;

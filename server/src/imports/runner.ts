@@ -4,9 +4,13 @@
  * Every step leaves its progress in the job record, so a server that stops (gracefully or
  * with kill -9) picks its jobs up again at start: validation starts over (it wrote nothing),
  * writing resumes after its last checkpoint, a rollback carries on. A job the server keeps
- * dying on is rolled back after `maxAttempts` starts instead of looping for ever.
+ * dying on is given up after `maxAttempts` starts instead of looping for ever.
+ *
+ * The job says succeeded before its undo records and staging file go, in that order, so a
+ * stop at any instant leaves a job whose state agrees with the store: unfinished (resumed),
+ * or finished with leftovers that the next start sweeps (recover).
  */
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Registry } from '../../../engine/src/index';
 import type { Store } from '../store/types';
@@ -14,19 +18,24 @@ import { SqliteStore } from '../store/sqlite';
 import { applyChunk, ApplyRejected, undoFrom } from './apply';
 import { columnCatalogue, mapHeader } from './columns';
 import { importContext, type ImportContext } from './context';
+import { crashPoint } from './crashPoint';
 import {
-  deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejected, UNDO, zeroCounts, type Job, type JobMessage,
+  deleteJobDocs, ERROR_BATCHES, getJob, JOBS, jobMessage, patchJob, saveRejectedJson, UNDO, zeroCounts, type Job, type JobMessage,
 } from './jobs';
-import { EncodingError, TooLargeError } from './source';
+import { EncodingError, TooLargeError, TooManyRowsError } from './source';
 import { readStage, StageFollower } from './stage';
+import type { Staged } from './plan';
 import { validateFile, type BatchOutcome, type ValidationInput } from './validation';
 import { validateInThread } from './validationThread';
+import { DEFAULT_IMPORT_LIMITS } from './limits';
 
 export interface RunnerOptions {
   /** Where uploads and staging files live (DATA_DIR/imports). */
   dir: string;
   /** Largest decompressed content read from a (gzip) upload. */
   maxContentBytes: number;
+  /** Data rows a file may hold (default DEFAULT_IMPORT_LIMITS.maxRows). */
+  maxRows?: number;
   /** Rows validated per batch, and staged rows written per transaction. */
   validateBatch?: number;
   applyBatch?: number;
@@ -42,6 +51,13 @@ export interface RunnerOptions {
 /** Thrown between batches when the server is stopping: the job stays as it is, to be resumed. */
 class Stopping extends Error {}
 
+/** The file cannot be imported as it is (too large…): the job fails with this message. */
+class Refused extends Error {
+  constructor(readonly why: JobMessage) {
+    super(why.message);
+  }
+}
+
 /** Writing the rows validated so far failed (while the rest was being validated). */
 class WriteFailed extends Error {
   constructor(cause: unknown) {
@@ -51,6 +67,7 @@ class WriteFailed extends Error {
 
 /** Validation's progress is saved at most this often. */
 const PROGRESS_MS = 250;
+const STAGE = '.stage.ndjson';
 
 export class ImportRunner {
   private readonly queue: string[] = [];
@@ -59,14 +76,16 @@ export class ImportRunner {
   private readonly validateBatch: number;
   private readonly applyBatch: number;
   private readonly maxAttempts: number;
+  private readonly maxRows: number;
   private progressSavedAt = 0;
   /** Serialises what changes a job in memory and in the store: validation's outcomes and written chunks. */
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly opts: RunnerOptions) {
-    this.validateBatch = opts.validateBatch ?? 500;
+    this.validateBatch = opts.validateBatch ?? 2000;
     this.applyBatch = opts.applyBatch ?? 1000;
-    this.maxAttempts = opts.maxAttempts ?? 3;
+    this.maxAttempts = opts.maxAttempts ?? DEFAULT_IMPORT_LIMITS.maxAttempts;
+    this.maxRows = opts.maxRows ?? DEFAULT_IMPORT_LIMITS.maxRows;
   }
 
   uploadPath(id: string): string {
@@ -74,13 +93,28 @@ export class ImportRunner {
   }
 
   private stagePath(id: string): string {
-    return join(this.opts.dir, `${id}.stage.ndjson`);
+    return join(this.opts.dir, `${id}${STAGE}`);
   }
 
-  /** Queues the jobs a previous run of the server left unfinished, oldest first. */
+  /**
+   * Queues the jobs a previous run of the server left unfinished, oldest first, after sweeping
+   * what finished jobs left behind (a stop between a job's end and its clean-up).
+   */
   async recover(): Promise<void> {
     const open = await this.store.find(JOBS, { filter: { status: { $in: ['queued', 'running'] } }, sort: { createdAt: 1 }, projection: { id: 1 } });
+    await this.sweep(open.map((j) => j.id));
     for (const j of open) this.enqueue(j.id);
+  }
+
+  /** Deletes the undo records and staging files of every job but the unfinished ones. */
+  private async sweep(open: string[]): Promise<void> {
+    for (;;) {
+      const [left] = await this.store.find(UNDO, { filter: { job: { $nin: open } }, projection: { job: 1 }, limit: 1 });
+      if (!left) break;
+      await deleteJobDocs(this.store, UNDO, left.job as string);
+    }
+    const staged = (await readdir(this.opts.dir)).filter((f) => f.endsWith(STAGE) && !open.includes(f.slice(0, -STAGE.length)));
+    for (const f of staged) await rm(join(this.opts.dir, f), { force: true });
   }
 
   enqueue(id: string): void {
@@ -116,13 +150,14 @@ export class ImportRunner {
         await this.run(id);
       } catch (e) {
         if (e instanceof Stopping) return;
-        this.opts.log?.error({ err: e, job: id }, 'import job failed');
+        if (!(e instanceof Refused)) this.opts.log?.error({ err: e, job: id }, 'import job failed');
         // Writing or rolling back stays as it is: the undo log is intact and the next start
         // carries on. A validation takes back what it wrote meanwhile, then fails.
         const job = await getJob(this.store, id).catch(() => null);
         if (job && (job.phase === 'applying' || job.phase === 'rolling_back')) continue;
         if (job && !job.dryRun && (await this.takeBack(job).catch(() => -1)) < 0) continue;
-        await this.finish(id, 'failed', jobMessage('error', 'IMPORT_FAILED', { reason: String((e as Error).message ?? e).slice(0, 300) })).catch(() => undefined);
+        const why = e instanceof Refused ? e.why : jobMessage('error', 'IMPORT_FAILED', { reason: String((e as Error).message ?? e).slice(0, 300) });
+        await this.finish(id, 'failed', why).catch(() => undefined);
       }
     }
   }
@@ -142,14 +177,21 @@ export class ImportRunner {
     job.phase = job.phase === 'queued' ? 'validating' : job.phase;
     job.status = 'running';
     job.startedAt ??= new Date().toISOString();
+    // Saved before any work: a start the server dies in counts.
     await patchJob(this.store, id, { status: job.status, phase: job.phase, attempts: job.attempts, startedAt: job.startedAt });
-    if (job.phase === 'rolling_back') return this.rollback(job, String(job.error?.params?.reason ?? ''));
-    const ctx = this.contextOf(job);
-    if (job.phase === 'validating') {
-      const ok = await this.validate(job, ctx);
-      if (!ok) return;
+    try {
+      if (job.phase === 'rolling_back') return await this.rollback(job, String(job.error?.params?.reason ?? ''));
+      const ctx = this.contextOf(job);
+      if (job.phase === 'validating') {
+        const ok = await this.validate(job, ctx);
+        if (!ok) return;
+      }
+      await this.apply(job, ctx);
+    } catch (e) {
+      // A graceful stop is no failure: the start is given back.
+      if (e instanceof Stopping) await patchJob(this.store, id, { attempts: job.attempts - 1 });
+      throw e;
     }
-    await this.apply(job, ctx);
   }
 
   /** From the header kept with the job, so writing and rolling back never need the upload. */
@@ -176,6 +218,7 @@ export class ImportRunner {
         throw this.fileProblem(job, e2);
       }
     }
+    crashPoint('validated');
     if (job.dryRun) {
       await this.finish(job.id, 'succeeded');
       return false;
@@ -188,6 +231,7 @@ export class ImportRunner {
     }
     job.phase = 'applying';
     await patchJob(this.store, job.id, { phase: 'applying', rowsApplied: job.rowsApplied });
+    crashPoint('applying');
     return true;
   }
 
@@ -204,7 +248,8 @@ export class ImportRunner {
 
   private fileProblem(job: Job, e: unknown): Error {
     if (e instanceof WriteFailed) return e;
-    if (e instanceof TooLargeError) return new Error(`the file holds more than ${Math.round(e.limit / (1024 * 1024))} MB of data`);
+    if (e instanceof TooLargeError) return new Refused(jobMessage('error', 'IMPORT_CONTENT_TOO_LARGE', { limit: Math.round(e.limit / (1024 * 1024)) }));
+    if (e instanceof TooManyRowsError) return new Refused(jobMessage('error', 'IMPORT_TOO_MANY_ROWS', { limit: e.limit }));
     if (e instanceof Stopping) return e;
     return e as Error;
   }
@@ -229,11 +274,11 @@ export class ImportRunner {
     // On its own thread validation runs ahead; the rows it staged are written meanwhile.
     const follow = file !== undefined && !job.dryRun && this.opts.writeWhileValidating !== false;
     const input: ValidationInput = {
-      uploadPath: this.uploadPath(job.id), format: job.format, maxContentBytes: this.opts.maxContentBytes, batchSize: this.validateBatch,
+      uploadPath: this.uploadPath(job.id), format: job.format, maxContentBytes: this.opts.maxContentBytes, maxRows: this.maxRows, batchSize: this.validateBatch,
       stagePath: job.dryRun ? undefined : this.stagePath(job.id), actor: job.createdBy.userId, since: follow ? new Date().toISOString() : undefined,
     };
     const outcomes = file ? validateInThread(this.reg, job.entity, job.header, file, input) : validateFile(ctx, this.store, input);
-    const writer = follow ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => applyChunk(this.store, ctx, job, rows, first, job.mode)), this.applyBatch) : undefined;
+    const writer = follow ? new StageFollower(this.stagePath(job.id), (rows, first) => this.locked(() => this.writeChunk(ctx, job, rows, first)), this.applyBatch) : undefined;
     try {
       for await (const o of outcomes) {
         await this.locked(() => this.record(job, o));
@@ -255,8 +300,8 @@ export class ImportRunner {
     job.counts.insert += o.insert;
     job.counts.update += o.update;
     job.counts.unchanged += o.unchanged;
-    job.counts.reject += o.rejected.length;
-    await saveRejected(this.store, job, o.rejected, 'validate');
+    job.counts.reject += o.rejected.count;
+    await saveRejectedJson(this.store, job, o.rejected, 'validate');
     job.rowsValidated += o.rows;
     // Until the end the total is an estimate: rows so far scaled by the bytes still to read.
     job.rowsTotal = Math.max(job.rowsValidated, Math.round(job.rowsValidated * (job.fileBytes / Math.max(o.bytes, 1))));
@@ -284,16 +329,27 @@ export class ImportRunner {
       // A chunk a crash interrupted (possible only without transactions) is undone first.
       await undoFrom(this.store, job.id, job.rowsApplied);
       for await (const { first, rows } of readStage(this.stagePath(job.id), job.rowsApplied, this.applyBatch)) {
-        await applyChunk(this.store, ctx, job, rows, first, job.mode);
+        await this.writeChunk(ctx, job, rows, first);
         if (this.stopping) throw new Stopping();
       }
     } catch (e) {
       if (e instanceof Stopping) throw e;
       return this.writeFailed(job, e);
     }
-    await deleteJobDocs(this.store, UNDO, job.id);
-    await rm(this.stagePath(job.id), { force: true });
+    crashPoint('written');
+    // Succeeded first, clean-up after: a job stopped in between says what the store holds, and
+    // the next start sweeps what it left (never "rolled back" with every row written and no undo).
     await this.finish(job.id, 'succeeded');
+    crashPoint('marked');
+    await deleteJobDocs(this.store, UNDO, job.id);
+    crashPoint('undo-cleared');
+    await rm(this.stagePath(job.id), { force: true });
+    crashPoint('unstaged');
+  }
+
+  private async writeChunk(ctx: ImportContext, job: Job, rows: Staged[], first: number): Promise<void> {
+    await applyChunk(this.store, ctx, job, rows, first, job.mode);
+    crashPoint('chunk');
   }
 
   /** A write failed (all or nothing met a row it cannot write, or the store failed): the job is rolled back. */

@@ -119,6 +119,12 @@ export class TooLargeError extends Error {
   }
 }
 
+export class TooManyRowsError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} data rows`);
+  }
+}
+
 /** The file's bytes, gunzipped when needed, failing past maxBytes of content (gzip bombs). */
 export function openBytes(path: string, gzip: boolean, maxBytes: number, progress?: { bytes: number }): Readable {
   const file = createReadStream(path, { highWaterMark: 256 * 1024 });

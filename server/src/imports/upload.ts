@@ -94,9 +94,11 @@ export function checkEntityAccess(reg: Registry, request: FastifyRequest, entity
 }
 
 /** Looks at the saved file and builds the job, or refuses the file (the caller deletes it). */
-export async function prepareJob(reg: Registry, request: FastifyRequest, upload: Upload, req: ImportRequest): Promise<{ job: Job; mapping: HeaderMapping }> {
+export async function prepareJob(reg: Registry, request: FastifyRequest, upload: Upload, req: ImportRequest, maxContentBytes: number): Promise<{ job: Job; mapping: HeaderMapping }> {
   const sniffed = await sniff(upload.path);
   if (sniffed.notCsv) throw new ApiError('IMPORT_NOT_CSV', { what: sniffed.notCsv });
+  // A plain file's content is its size; a gzip file's is known only once read (the job fails then).
+  if (!sniffed.format.gzip && upload.fileBytes > maxContentBytes) throw new ApiError('IMPORT_CONTENT_TOO_LARGE', { limit: Math.round(maxContentBytes / (1024 * 1024)) });
   if (sniffed.empty) throw new ApiError('IMPORT_EMPTY_FILE');
   const cat = columnCatalogue(reg, req.entity);
   const mapping = mapHeader(cat, sniffed.header);

@@ -8,15 +8,18 @@
 import type { Store } from '../store/types';
 import { BatchChecker, type RowInput } from './check';
 import type { ImportContext } from './context';
-import { rowFailed, type RejectedRow } from './jobs';
+import { rejectedJson, rowFailed, type RejectedJson, type RejectedRow } from './jobs';
 import { planBatch, readyToStage } from './plan';
-import { readRecords, type FileFormat } from './source';
+import { crashPoint } from './crashPoint';
+import { readRecords, TooManyRowsError, type FileFormat } from './source';
 import { StageWriter } from './stage';
 
 export interface ValidationInput {
   uploadPath: string;
   format: FileFormat;
   maxContentBytes: number;
+  /** Data rows past this fail the job (TooManyRowsError). */
+  maxRows: number;
   batchSize: number;
   /** A commit stages its valid rows here; a dry run (no stage) plans them instead. */
   stagePath?: string;
@@ -35,8 +38,8 @@ export interface BatchOutcome {
   rows: number;
   /** Rows that passed (staged, or planned by a dry run). */
   valid: number;
-  /** This batch's rejected rows, in row order, every check's messages merged. */
-  rejected: RejectedRow[];
+  /** This batch's rejected rows, in row order, every check's messages merged; as JSON, for the store as it is. */
+  rejected: RejectedJson;
   /** A dry run's plan of the batch. */
   insert: number;
   update: number;
@@ -71,14 +74,17 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
   const stage = input.stagePath ? await StageWriter.create(input.stagePath) : undefined;
   const progress = { bytes: 0 };
   let record = 0;
+  let rows = 0;
   let batch: RowInput[] = [];
   const check = async (): Promise<BatchOutcome> => {
+    rows += batch.length;
+    if (rows > input.maxRows) throw new TooManyRowsError(input.maxRows);
     const checked = await checker.check(batch);
     const { ready: staged, refused } = readyToStage(ctx, checked.staged, stage !== undefined);
     const rejected = refused.length === 0 ? checked.rejected : [...checked.rejected, ...refused.map((r) => rowFailed(r.row, r.reason))].sort((a, b) => a.row - b.row);
     await stage?.append(staged);
     const out: BatchOutcome = {
-      rows: batch.length, valid: staged.length, rejected, insert: 0, update: 0, unchanged: 0,
+      rows: batch.length, valid: staged.length, rejected: rejectedJson(rejected), insert: 0, update: 0, unchanged: 0,
       bytes: progress.bytes, stagedLines: stage?.lines ?? 0, stagedBytes: stage?.bytes ?? 0,
     };
     if (!stage) {
@@ -87,7 +93,7 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
       out.update = plan.updates.length;
       out.unchanged = plan.unchanged;
       out.valid -= plan.rejected.length;
-      out.rejected = [...rejected, ...plan.rejected].sort((a, b) => a.row - b.row);
+      out.rejected = rejectedJson([...rejected, ...plan.rejected].sort((a, b) => a.row - b.row));
     }
     batch = [];
     return out;
@@ -99,12 +105,14 @@ export async function* validateFile(ctx: ImportContext, source: Pick<Store, 'fin
         record++;
         if (record === 1 || BatchChecker.isBlank(cells)) continue; // the header; blank lines
         batch.push({ row: record, cells, broken: chunk.broken.get(i) });
+        // A parser chunk of short rows holds thousands: a batch stays small, so do its rejections.
+        if (batch.length >= input.batchSize) yield await check();
       }
-      if (batch.length >= input.batchSize) yield await check();
     }
     const last = batch.length > 0 ? await check() : undefined;
     // Synced before the last outcome: a job only moves on to writing with every row on disk.
     await stage?.close();
+    if (stage) crashPoint('staged');
     if (last) yield last;
   } catch (e) {
     if (input.stagePath) await stage?.discard(input.stagePath);

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Registry } from '../../../engine/src/index';
-import { EncodingError, TooLargeError } from './source';
+import { EncodingError, TooLargeError, TooManyRowsError } from './source';
 import type { BatchOutcome, ValidationInput } from './validation';
 import type { ValidationJob, ValidationMessage } from './validationWorker';
 
@@ -24,6 +24,7 @@ const THREAD_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
 function thrown(error: Extract<ValidationMessage, { kind: 'error' }>['error']): Error {
   if (error.type === 'encoding') return new EncodingError();
   if (error.type === 'too-large') return new TooLargeError(error.limit ?? 0);
+  if (error.type === 'too-many-rows') return new TooManyRowsError(error.limit ?? 0);
   return new Error(error.message);
 }
 
@@ -50,6 +51,7 @@ export async function* validateInThread(registry: Registry, entity: string, head
       if (m.kind === 'done') return;
       if (m.kind === 'error') throw thrown(m.error);
       yield m.outcome;
+      worker.postMessage('recorded'); // the thread may check another batch (validationWorker.ts)
     }
   } finally {
     worker.removeAllListeners();

@@ -10,6 +10,7 @@ import type { Store } from '../store/types';
 import { importableEntities } from '../imports/context';
 import { errorFile } from '../imports/errorFile';
 import { getJob, IMPORT_COLLECTIONS, JOBS, presentJob, rejectedPage, toJob } from '../imports/jobs';
+import { DEFAULT_IMPORT_LIMITS } from '../imports/limits';
 import { ImportRunner } from '../imports/runner';
 import { templateCsv } from '../imports/template';
 import { checkEntityAccess, keepUpload, prepareJob, readFields, receive } from '../imports/upload';
@@ -21,12 +22,17 @@ export interface ImportRoutesOptions {
   dir?: string;
   /** Largest upload accepted (bytes on the wire; a gzip file counts compressed). Default 50 MB. */
   maxFileBytes?: number;
-  /** Largest content read from a gzip upload. Default 1 GiB. */
+  /** Largest CSV content once decompressed. Default 512 MB. */
   maxContentBytes?: number;
-  /** Starts of a job (crashes included) before it is rolled back instead of resumed. Default 3. */
+  /** Data rows a file may hold. Default 1,500,000. */
+  maxRows?: number;
+  /** Starts of a job (crashes included) before it is given up instead of resumed. Default 2. */
   maxAttempts?: number;
   /** See RunnerOptions.writeWhileValidating (default true). */
   writeWhileValidating?: boolean;
+  /** Rows validated per batch (2,000) and staged rows written per transaction (1,000); tests make them small. */
+  validateBatch?: number;
+  applyBatch?: number;
   /** Hands the runner to the caller (tests wait on it, the bench reads it). */
   onRunner?: (runner: ImportRunner) => void;
 }
@@ -54,12 +60,15 @@ const pageQuery = {
 export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptions): Promise<void> {
   const { registry: reg, store } = opts;
   const dir = opts.dir ?? join(process.env.DATA_DIR ?? './data', 'imports');
-  const maxFileBytes = opts.maxFileBytes ?? 50 * MB;
-  const maxContentBytes = opts.maxContentBytes ?? 1024 * MB;
+  const maxFileBytes = opts.maxFileBytes ?? DEFAULT_IMPORT_LIMITS.maxFileBytes;
+  const maxContentBytes = opts.maxContentBytes ?? DEFAULT_IMPORT_LIMITS.maxContentBytes;
   mkdirSync(dir, { recursive: true });
   for (const spec of IMPORT_COLLECTIONS) await store.ensureCollection(spec);
 
-  const runner = new ImportRunner(reg, store, { dir, maxContentBytes, maxAttempts: opts.maxAttempts, writeWhileValidating: opts.writeWhileValidating, log: app.log });
+  const runner = new ImportRunner(reg, store, {
+    dir, maxContentBytes, maxRows: opts.maxRows, maxAttempts: opts.maxAttempts, writeWhileValidating: opts.writeWhileValidating,
+    validateBatch: opts.validateBatch, applyBatch: opts.applyBatch, log: app.log,
+  });
   opts.onRunner?.(runner);
   // Jobs a previous run left unfinished resume once the server is up; a closing server lets
   // the running batch finish and leaves the rest to the next start.
@@ -116,7 +125,7 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
     try {
       const req = readFields(reg, upload.fields);
       checkEntityAccess(reg, request, req.entity);
-      const { job } = await prepareJob(reg, request, upload, req);
+      const { job } = await prepareJob(reg, request, upload, req, maxContentBytes);
       await keepUpload(upload, runner.uploadPath(job.id));
       await store.insert(JOBS, job as never);
       runner.enqueue(job.id);

@@ -29,7 +29,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => authRoutes(a, { registry, store, sessions, config }),
     (a) => masterDataExportRoutes(a, { registry, store }),
     (a) => fileRoutes(a, { registry, store, config }),
-    (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports') }),
+    (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports'), ...config.imports }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }
