@@ -4,6 +4,8 @@ export * from './errors';
 export * from './validate/format';
 export * from './validate/queries';
 export * from './validate/values';
+export * from './records/pipeline';
+export * from './records/systemKeys';
 export * from './validate/limits';
 export * from './schema/jsonSchema';
 export * from './registry/problems';
