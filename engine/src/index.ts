@@ -1,4 +1,5 @@
 export * from './text';
+export * from './contract';
 export * from './types';
 export * from './errors';
 export * from './validate/format';

@@ -1,12 +1,12 @@
 import {
-  fieldAt, formOf, localize, prepareRecord, stampCreate, stampUpdate, type EntityDef, type FormatResult, type Lang,
+  fieldAt, formOf, localize, prepareRecord, type ListAnswer, type ListQuery, stampCreate, stampUpdate, type EntityDef, type FormatResult, type Lang,
   type Registry, type ValidationMessage,
 } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
 import { Grants, type Grantor } from '../auth/grants';
 import type { Doc, Store, StoredDoc } from '../store/types';
 import { isStoreError } from '../store/types';
-import { buildListQuery, type ListQuery } from './query';
+import { buildListQuery } from './query';
 import { resolveReferences } from './references';
 
 export interface Actor extends Grantor {
@@ -41,7 +41,7 @@ export class MasterDataService {
     return out;
   }
 
-  async list(name: string, query: ListQuery): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+  async list(name: string, query: ListQuery): Promise<ListAnswer> {
     const def = this.entity(name);
     const q = buildListQuery(this.reg, def, query);
     const [data, total] = await Promise.all([
