@@ -146,8 +146,9 @@ describe('company import: the record pipeline of the API', () => {
   const I = 'extensions.companyInfo';
   const header = ['company_name', `${I}.erp_id`, `${I}.cuit`, `${I}.company_type`, `${I}.state`];
 
-  it('refuses a row without the required fields of the enabled company info extension', async () => {
-    const job = await run(csv(['Sin Tipo SA,C777001,30-71234567-1,,1', 'Con Tipo SA,C777002,30-71234567-1,distributor,1'], header), { entity: 'company', dryRun: 'true' });
+  it('refuses a row without the required fields of the enabled company info extension; text cells of digits still fit text and number columns', async () => {
+    // "12" for the text column erp_id and "1" for the integer column state: the CSV reading, not a coercion in the validator.
+    const job = await run(csv(['Sin Tipo SA,C777001,30-71234567-1,,1', 'Con Tipo SA,12,30-71234567-1,distributor,1'], header), { entity: 'company', dryRun: 'true' });
     expect(job.counts).toEqual({ insert: 1, update: 0, unchanged: 0, reject: 1 });
     expect(job.errors.data).toEqual([{ row: 2, messages: [expect.objectContaining({ column: `${I}.company_type`, code: 'FORMAT_MANDATORY', message: 'Company type : A value is mandatory.' })] }]);
   });
