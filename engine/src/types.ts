@@ -198,6 +198,8 @@ export interface DeploymentDef {
   label?: string;
   features: Record<string, boolean>;
   extensions: Record<string, string[]>;
+  /** Enabled extensions with required fields that a record may still go without, per base entity. */
+  optionalExtensions?: Record<string, string[]>;
   settings: DeploymentSettings;
 }
 

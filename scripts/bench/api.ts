@@ -57,7 +57,7 @@ const results = [
   await onServer('list with q (specific)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => { const n = (q++ * 7919) % N; return { ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[(n >> 3) % 10]} ${n}`)}` }; } }] }),
   // The worst case: two common words that match about 1% of all companies (about 1,000 rows to count and sort).
   await onServer('list with q (broad, ~1% match)', { url: server.url, duration: DURATION, requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/api/v3/masterdata/company?q=${encodeURIComponent(`${words[q % 10]} ${words[(q++ >> 1) % 10]}`)}` }) }] }),
-  await onServer('create', { url: server.url, duration: DURATION, requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: '/api/v3/masterdata/company', body: JSON.stringify({ company_name: `Bench ${process.pid} ${c++}`, state: 1 }) }) }] }),
+  await onServer('create', { url: server.url, duration: DURATION, requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, path: '/api/v3/masterdata/company', body: JSON.stringify({ company_name: `Bench ${process.pid} ${c++}`, state: 1, extensions: { companyInfo: { cuit: '30-71234567-1', company_type: 'distributor', state: 1 } } }) }) }] }),
 ];
 const [h, get, search, broad, create] = results;
 console.log(`get-by-id / hello-world throughput: ${((get.rps / h.rps) * 100).toFixed(0)}% (target at least 25%)`);

@@ -20,6 +20,7 @@ function company(i: number): Record<string, unknown> {
     prefix: 'AR',
     address: { city: 'Rosario', post_code: '2000', country: 'Argentina', country_code: 'AR', location: { lat: -32.95, lng: -60.66 } },
     state: 1,
+    extensions: { companyInfo: { cuit: '30-71234567-1', company_type: 'distributor', state: 1 } },
   };
 }
 

@@ -34,7 +34,7 @@ export async function generateTypes(reg: Registry): Promise<Map<string, string>>
   for (const name of names) {
     const def = reg.entities[name];
     const exts = Object.values(reg.extensions).filter((e) => e.base === name && !e.template);
-    const ext = extensionsField(exts);
+    const ext = extensionsField(exts, exts.map((e) => e.name));
     const schema = toJsonSchema({ name, fields: ext ? [...def.fields, ext] : def.fields }, { includeId: true });
     schema.title = typeName(name);
     const ts = await compile(titlesToDescriptions(schema) as never, typeName(name), {

@@ -1,10 +1,6 @@
-import { ERRORS, formatError, placeholders, type ErrorCode } from '../../engine/src/index';
+import { ERRORS, formatError, placeholders, type ErrorCode, type ErrorDetail } from '../../engine/src/index';
 
-export interface ErrorDetail {
-  field?: string;
-  message: string;
-  code?: string;
-}
+export type { ErrorDetail };
 
 /**
  * An error the API answers with its catalogue status and `{error: {code, message, details,

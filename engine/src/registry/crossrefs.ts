@@ -116,6 +116,11 @@ export function checkCrossReferences(p: Parsed): Problem[] {
       else if (ext.def.base !== base) add(dep.file, `/extensions/${base}/${j}`, `extension "${n}" extends "${ext.def.base}", not "${base}"`);
     });
   }
+  for (const [base, names] of Object.entries(dep.def.optionalExtensions ?? {})) {
+    names.forEach((n, j) => {
+      if (!dep.def.extensions[base]?.includes(n)) add(dep.file, `/optionalExtensions/${base}/${j}`, `extension "${n}" is not enabled for "${base}"`);
+    });
+  }
   dep.def.settings.globalSearch?.forEach((e, i) => { if (!entityNames.has(e)) add(dep.file, `/settings/globalSearch/${i}`, `entity "${e}" does not exist`); });
   const walkMenu = (entries: CustomMenuEntry[], at: string) => entries.forEach((e, i) => {
     checkAccess(dep.file, `${at}/${i}/access`, e.access);

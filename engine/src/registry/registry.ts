@@ -33,15 +33,30 @@ export function enabledExtensions(reg: Registry, entity: string): ExtensionDef[]
     .filter((e): e is ExtensionDef => e !== undefined && e.base === entity && !e.template);
 }
 
-/** The object field under which a record's extension data is stored. */
-export function extensionsField(extensions: ExtensionDef[]): FieldDef | undefined {
+/**
+ * The object field under which a record's extension data is stored. An extension with
+ * required fields is itself required (SPEC 3.3), unless `optional` names it: a record of the
+ * base entity then needs its section filled on create, update and import alike.
+ */
+export function extensionsField(extensions: ExtensionDef[], optional: readonly string[] = []): FieldDef | undefined {
   if (extensions.length === 0) return undefined;
+  const fields = extensions.map((e) => {
+    const required = !optional.includes(e.name) && e.fields.some((f) => f.required);
+    return { id: e.name, label: e.label, type: 'object', fields: e.fields, ...(required ? { required } : {}) } as FieldDef;
+  });
+  const required = fields.some((f) => f.required);
   return {
     id: 'extensions',
     label: { en: 'Extensions', es: 'Extensiones' },
     type: 'object',
-    fields: extensions.map((e) => ({ id: e.name, label: e.label, type: 'object', fields: e.fields }) as FieldDef),
+    fields,
+    ...(required ? { required } : {}),
   };
+}
+
+/** Enabled extensions a record of `entity` may go without (the deployment's `optionalExtensions`). */
+export function optionalExtensions(reg: Registry, entity: string): readonly string[] {
+  return reg.deployment.optionalExtensions?.[entity] ?? [];
 }
 
 const forms = new WeakMap<Registry, Map<string, FormDef>>();
@@ -54,7 +69,7 @@ export function formOf(reg: Registry, entity: string): FormDef | undefined {
   if (hit) return hit;
   const def = reg.entities[entity];
   if (!def) return undefined;
-  const ext = extensionsField(enabledExtensions(reg, def.name));
+  const ext = extensionsField(enabledExtensions(reg, def.name), optionalExtensions(reg, def.name));
   const form: FormDef = {
     name: def.name,
     fields: ext ? [...def.fields, ext] : def.fields,

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compileForm, validateFields, type FormatResult } from './format';
 import { formOf } from '../registry/registry';
-import { fixtureRegistry } from '../testing/fixtures';
+import { loadRegistry } from '../registry/load';
+import { fixtureRegistry, fixtureSources } from '../testing/fixtures';
 
 const reg = fixtureRegistry();
 const company = compileForm(formOf(reg, 'company')!);
 const material = compileForm(formOf(reg, 'material')!);
 const errors = (r: FormatResult) => r.messages.filter((m) => m.severity === 'error').map((m) => m.message);
+/** The company info extension is enabled with a required field: every valid company carries it. */
+const info = { extensions: { companyInfo: { cuit: '30-50000007-1' } } };
 const validMaterial = { name: 'Glyphosate', inputs: [{ material: 'm1', quantity: 1 }] };
 
 describe('generic format validation (SPEC 5)', () => {
@@ -19,7 +22,7 @@ describe('generic format validation (SPEC 5)', () => {
   });
 
   it.each([[undefined], [null], ['']])('reports a required field given %j as mandatory', (empty) => {
-    const r = company({ company_name: empty, state: 1 });
+    const r = company({ ...info, company_name: empty, state: 1 });
     expect(r.success).toBe(false);
     expect(errors(r)).toEqual(['Company name : A value is mandatory.']);
     expect(r.messages[0].field).toBe('company_name');
@@ -36,19 +39,19 @@ describe('generic format validation (SPEC 5)', () => {
   });
 
   it('accepts multiple fields as an array or as a comma-separated string, split and trimmed', () => {
-    expect(company({ company_name: 'A', state: 1, phone_number: ' 111 , 222,, 333 ' }).value)
+    expect(company({ ...info, company_name: 'A', state: 1, phone_number: ' 111 , 222,, 333 ' }).value)
       .toMatchObject({ phone_number: ['111', '222', '333'] });
-    expect(company({ company_name: 'A', state: 1, phone_number: ['111', '222'] }).value)
+    expect(company({ ...info, company_name: 'A', state: 1, phone_number: ['111', '222'] }).value)
       .toMatchObject({ phone_number: ['111', '222'] });
   });
 
   it.each([[true], [[1, 2]]])('refuses a reference given %j as an invalid reference', (bad) => {
-    expect(errors(company({ company_name: 'A', state: 1, parent_company_id: bad })))
+    expect(errors(company({ ...info, company_name: 'A', state: 1, parent_company_id: bad })))
       .toEqual(['Parent company : Invalid company reference.']);
   });
 
   it.each([['C-2'], [42], [{ id: 'C-2' }]])('accepts a reference given as %j', (ref) => {
-    expect(company({ company_name: 'A', state: 1, parent_company_id: ref }).success).toBe(true);
+    expect(company({ ...info, company_name: 'A', state: 1, parent_company_id: ref }).success).toBe(true);
   });
 
   it.each([
@@ -56,6 +59,7 @@ describe('generic format validation (SPEC 5)', () => {
     [{ name: 'x', inputs: validMaterial.inputs, is_traceable: 'yes' }, 'Traceable : yes must be a boolean, string provided'],
     [{ name: { a: 1 }, inputs: validMaterial.inputs }, 'Name : {"a":1} must be a string, object provided'],
     [{ name: 'x', inputs: validMaterial.inputs, made_on: 20240101 }, 'Made on : 20240101 must be a date, number provided'],
+    [{ name: 12, inputs: validMaterial.inputs }, 'Name : 12 must be a string, number provided'],
   ])('reports a value of another type word for word: %j', (value, message) => {
     expect(errors(material(value))).toEqual([message]);
   });
@@ -67,36 +71,65 @@ describe('generic format validation (SPEC 5)', () => {
   });
 
   it('reports a value that does not match the pattern word for word', () => {
-    expect(errors(company({ company_name: 'A', state: 1, email: 'not-an-email' })))
+    expect(errors(company({ ...info, company_name: 'A', state: 1, email: 'not-an-email' })))
       .toEqual(['Email : not-an-email does not match the required format']);
   });
 
   it('validates option values by their text, storing the declared value', () => {
-    expect(company({ company_name: 'A', state: '3' }).value).toMatchObject({ state: 3 });
-    expect(errors(company({ company_name: 'A', state: 2 }))).toEqual(['State : 2 is not one of the allowed values']);
+    expect(company({ ...info, company_name: 'A', state: '3' }).value).toMatchObject({ state: 3 });
+    expect(errors(company({ ...info, company_name: 'A', state: 2 }))).toEqual(['State : 2 is not one of the allowed values']);
   });
 
   it('validates enabled extensions stored with the base record', () => {
     const r = company({ company_name: 'A', state: 1, extensions: { companyInfo: { erp_id: 7 } } });
+    expect(errors(r)).toEqual(['ERP id : 7 must be a string, number provided', 'CUIT : A value is mandatory.']);
+    expect(r.messages[1].field).toBe('extensions.companyInfo.cuit');
+  });
+
+  it('requires an enabled extension with required fields when the record leaves it out (SPEC 3.3)', () => {
+    const r = company({ company_name: 'A', state: 1 });
+    expect(r.success).toBe(false);
     expect(errors(r)).toEqual(['CUIT : A value is mandatory.']);
     expect(r.messages[0].field).toBe('extensions.companyInfo.cuit');
+    // CUIT is optional on import: the same rule, the import's exemption.
+    expect(company({ company_name: 'A', state: 1 }, { mode: 'import' }).success).toBe(true);
+  });
+
+  it('lets a record go without an extension the deployment declares optional', () => {
+    const sources = fixtureSources();
+    const dep = sources.find((s) => s.path === 'schemas/deployment.json')!;
+    const { registry } = loadRegistry(fixtureSources({
+      'schemas/deployment.json': { ...JSON.parse(dep.text), optionalExtensions: { company: ['companyInfo'] } },
+    }));
+    const lenient = compileForm(formOf(registry!, 'company')!);
+    expect(lenient({ company_name: 'A', state: 1 }).success).toBe(true);
+    // Given, its required fields are still checked.
+    expect(errors(lenient({ company_name: 'A', state: 1, extensions: { companyInfo: { erp_id: 'E1' } } }))).toEqual(['CUIT : A value is mandatory.']);
+  });
+
+  it('refuses an optional extension the deployment does not enable', () => {
+    const dep = fixtureSources().find((s) => s.path === 'schemas/deployment.json')!;
+    const { problems } = loadRegistry(fixtureSources({
+      'schemas/deployment.json': { ...JSON.parse(dep.text), optionalExtensions: { material: ['companyInfo'] } },
+    }));
+    expect(problems.map((p) => p.message)).toEqual(['extension "companyInfo" is not enabled for "material"']);
   });
 
   it('holds success, whether it was a reference, and messages with severity and primary key', () => {
-    const r = company({ id: 'C-9', company_name: '', state: 1 });
+    const r = company({ ...info, id: 'C-9', company_name: '', state: 1 });
     expect(r).toMatchObject({ success: false, isReference: false, primaryKey: 'C-9' });
     expect(r.messages[0]).toMatchObject({ severity: 'error', primaryKey: 'C-9', code: 'FORMAT_MANDATORY' });
   });
 
   it('drops unknown fields with a warning and keeps the record valid', () => {
-    const r = company({ company_name: 'A', state: 1, colour: 'red' });
+    const r = company({ ...info, company_name: 'A', state: 1, colour: 'red' });
     expect(r.success).toBe(true);
     expect(r.value).not.toHaveProperty('colour');
     expect(r.messages[0]).toMatchObject({ severity: 'warn', field: 'colour' });
   });
 
   it('labels messages in the requested language', () => {
-    expect(errors(company({ state: 1 }, { lang: 'es' }))).toEqual(['Company name (es) : A value is mandatory.']);
+    expect(errors(company({ ...info, state: 1 }, { lang: 'es' }))).toEqual(['Company name (es) : A value is mandatory.']);
   });
 
   it('refuses an impossible date', () => {

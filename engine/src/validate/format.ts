@@ -2,6 +2,7 @@ import { EngineError, formatError, type ErrorCode } from '../errors';
 import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
 import { maxItemsOf, maxLengthOf } from './limits';
+import { SYSTEM_KEYS as SYSTEM_KEY_LIST } from '../records/systemKeys';
 
 export type Mode = 'form' | 'import';
 export type Severity = 'error' | 'warn';
@@ -50,7 +51,7 @@ interface Ctx {
 type Check = (value: unknown, ctx: Ctx) => unknown;
 
 /** Keys every stored record may carry besides its definition's fields. */
-const SYSTEM_KEYS = new Set(['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'sync']);
+const SYSTEM_KEYS = new Set<string>(SYSTEM_KEY_LIST);
 const MISSING = Symbol('missing');
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/;
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'si', 'sí']);
@@ -196,12 +197,9 @@ function compileScalar(field: FieldDef, formName: string, path: string): Check {
       };
     default:
       return (v, ctx) => {
-        if (typeof v !== 'string') {
-          // Numbers in text fields come from spreadsheets (codes, zip codes): keep them as text.
-          if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
-          else return wrong(v, ctx);
-        }
-        const s = v as string;
+        // A number is not text (SPEC 5): a spreadsheet's codes reach here as strings already.
+        if (typeof v !== 'string') return wrong(v, ctx);
+        const s = v;
         if (field.minLength !== undefined && s.length < field.minLength) {
           report(ctx, 'error', 'FORMAT_TOO_SHORT', path, { label: labelOf(ctx), limit: field.minLength });
           return MISSING;
@@ -236,8 +234,12 @@ function compileField(field: FieldDef, formName: string, path: string): Check {
     ? compileObject(field, formName, itemPath)
     : compileScalar(field, formName, itemPath);
   const labelOf = (ctx: Ctx) => localize(field.label, ctx.lang);
+  // A required section (an enabled extension) that is absent says which of its own required
+  // fields are missing, rather than only that the section is.
+  const delegates = field.required && !field.multiple && field.fields?.some((f) => f.required) === true;
   const mandatory = (ctx: Ctx) => {
-    if (field.required && !(ctx.mode === 'import' && field.optionalOnImport)) {
+    if (delegates) single({}, ctx);
+    else if (field.required && !(ctx.mode === 'import' && field.optionalOnImport)) {
       report(ctx, 'error', 'FORMAT_MANDATORY', path, { label: labelOf(ctx) });
     }
     return MISSING;

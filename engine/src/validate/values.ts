@@ -3,18 +3,6 @@ import type { FieldDef } from '../types';
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A copy of the value with each missing field given its declared default (nested objects too). */
-export function applyDefaults(fields: readonly FieldDef[], value: Rec): Rec {
-  const out: Rec = { ...value };
-  for (const f of fields) {
-    const v = out[f.id];
-    if ((v === undefined || v === null) && f.default !== undefined) out[f.id] = structuredClone(f.default);
-    else if (f.fields && !f.multiple && isRec(v)) out[f.id] = applyDefaults(f.fields, v);
-    else if (f.fields && f.multiple && Array.isArray(v)) out[f.id] = v.map((row) => (isRec(row) ? applyDefaults(f.fields!, row) : row));
-  }
-  return out;
-}
-
 export interface ReferenceSite {
   path: string;
   field: FieldDef;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
+import { aCompany } from '../testing/records';
 
 /** Issue 13 item 3: each reproducer a hostile tester sent gets a 4xx and changes nothing. */
 let h: Harness;
@@ -57,7 +58,7 @@ describe('bad input never gets a 5xx', () => {
       expect(res.json().error).toMatchObject({ code: 'JSON_TOO_DEEP', params: { limit: 64 } });
     }
     // Brackets inside strings are text, not nesting.
-    const text = await h.app.inject({ method: 'POST', url: '/api/v3/masterdata/company', headers, payload: { company_name: `Deep ${'[{'.repeat(100)}`, state: 1 } });
+    const text = await h.app.inject({ method: 'POST', url: '/api/v3/masterdata/company', headers, payload: aCompany(`Deep ${'[{'.repeat(100)}`, { state: 1 }) });
     expect(text.statusCode, text.body).toBe(201);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldAt, formOf, localize } from '../../../engine/src/index';
 import { startHarness, storeTarget, type Harness } from '../testing/harness';
+import { aCompany } from '../testing/records';
 
 let h: Harness;
 let admin: Record<string, string>;
@@ -37,13 +38,13 @@ describe(`master-data API on the ${storeTarget().label} store`, () => {
   });
 
   it('creates, reads, lists, searches and sorts a company', async () => {
-    const made = await create('company', { company_name: 'Agroquímica Rosario', email: 'info@agro-rosario.com.ar' });
+    const made = await create('company', aCompany('Agroquímica Rosario', { email: 'info@agro-rosario.com.ar' }));
     expect(made.statusCode).toBe(201);
     const company = made.json();
     expect(company).toMatchObject({ company_name: 'Agroquímica Rosario', state: 1 });
     expect(typeof company.id).toBe('string');
     expect((await h.app.inject({ url: `${base}/company/${company.id}`, headers: editor })).json()).toMatchObject({ id: company.id });
-    await create('company', { company_name: 'Distribuidora Pampa', email: 'ventas@pampa.com.ar' });
+    await create('company', aCompany('Distribuidora Pampa', { email: 'ventas@pampa.com.ar' }));
     const found = (await h.app.inject({ url: `${base}/company?q=ROSARIO`, headers: editor })).json();
     expect(found.total).toBe(1);
     expect(found.data[0].id).toBe(company.id);
@@ -77,6 +78,46 @@ describe(`master-data API on the ${storeTarget().label} store`, () => {
     expect(s.json()).toMatchObject({ success: true, isReference: true, messages: [{ severity: 'warn', message: 'The company value is a string. It will be processed as a reference.' }] });
   });
 
+  it('refuses a company without the required fields of its enabled company info extension, on create and update', async () => {
+    const before = await h.store.count('company', {});
+    const bare = await create('company', { company_name: 'Solo Nombre SA' });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.details).toEqual([
+      expect.objectContaining({ field: 'extensions.companyInfo.cuit', message: `${label('company', 'extensions.companyInfo.cuit')} : A value is mandatory.` }),
+      expect.objectContaining({ field: 'extensions.companyInfo.company_type', message: `${label('company', 'extensions.companyInfo.company_type')} : A value is mandatory.` }),
+      expect.objectContaining({ field: 'extensions.companyInfo.state', code: 'FORMAT_MANDATORY' }),
+    ]);
+    expect(await h.store.count('company', {})).toBe(before);
+    const made = (await create('company', aCompany('Con Info SA'))).json();
+    const { extensions: _dropped, ...withoutInfo } = made;
+    const stripped = await h.app.inject({ method: 'PUT', url: `${base}/company/${made.id}`, headers: editor, payload: withoutInfo });
+    expect(stripped.statusCode).toBe(400);
+    expect(stripped.json().error.details.map((d: { field: string }) => d.field)).toContain('extensions.companyInfo.company_type');
+  });
+
+  it('validate reports a number given for a text field, word for word, and stores nothing as text', async () => {
+    const v = await h.app.inject({ method: 'POST', url: `${base}/company/validate`, headers: editor, payload: aCompany('x', { company_name: 12 }) });
+    expect(v.json()).toMatchObject({ success: false });
+    expect(v.json().messages).toEqual([expect.objectContaining({ severity: 'error', field: 'company_name', message: `${label('company', 'company_name')} : 12 must be a string, number provided` })]);
+    expect((await create('company', aCompany('x', { company_name: 12 }))).statusCode).toBe(400);
+  });
+
+  it('validate succeeds exactly when create does: the same defaults, extensions and references', async () => {
+    const validate = (body: object) => h.app.inject({ method: 'POST', url: `${base}/company/validate`, headers: editor, payload: body });
+    // No state: create fills the default, so validate does too.
+    const defaulted = aCompany('Defaulted SA');
+    expect((await validate(defaulted)).json()).toMatchObject({ success: true, messages: [] });
+    expect((await create('company', defaulted)).statusCode).toBe(201);
+    const bare = { company_name: 'Bare SA' };
+    expect((await validate(bare)).json().success).toBe(false);
+    expect((await create('company', bare)).statusCode).toBe(400);
+    const dangling = aCompany('Dangling SA', { parent_company_id: 'no-such-company' });
+    const answer = (await validate(dangling)).json();
+    expect(answer.success).toBe(false);
+    expect(answer.messages).toEqual([expect.objectContaining({ field: 'parent_company_id', code: 'FORMAT_REFERENCE_NOT_FOUND' })]);
+    expect((await create('company', dangling)).statusCode).toBe(400);
+  });
+
   it('answers 404 for an unknown entity and an unknown id', async () => {
     const e = await h.app.inject({ url: `${base}/spaceship`, headers: editor });
     expect(e.statusCode).toBe(404);
@@ -97,7 +138,7 @@ describe(`master-data API on the ${storeTarget().label} store`, () => {
     const bad = await create('plant', { name: 'Planta Norte', company: 'missing-company' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details[0]).toMatchObject({ field: 'company', code: 'FORMAT_REFERENCE_NOT_FOUND' });
-    const company = (await create('company', { company_name: 'Owner SA' })).json();
+    const company = (await create('company', aCompany('Owner SA'))).json();
     const ok = await create('plant', { name: 'Planta Norte', company: company.id });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().company).toBe(company.id);

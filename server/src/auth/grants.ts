@@ -23,13 +23,6 @@ type UserGrant = (typeof USER_GRANTS)[number];
 /** The fields of an organisation that decide whether its members can sign in (policy.ts). */
 const SIGN_IN_RULES = ['state', 'account_expiry', 'providers', 'allowed_domains'] as const;
 
-/** Fields only the server writes (sign-in stamps them): kept on update, dropped on create. */
-const SERVER_OWNED: Readonly<Record<string, readonly string[]>> = { user: ['last_sign_in'] };
-
-export function serverOwnedFields(entity: string): readonly string[] {
-  return Object.hasOwn(SERVER_OWNED, entity) ? SERVER_OWNED[entity] : [];
-}
-
 /** Who is writing: their user id and every key they hold (a superadmin holds them all). */
 export interface Grantor {
   userId: string;

@@ -3,7 +3,7 @@
  * engine in import mode (SPEC §5), references by id or import key, the same key twice in
  * the file, unique values another record already holds. Nothing here writes to the store.
  */
-import { formatError, type ErrorCode } from '../../../engine/src/index';
+import { formatError, stripBarred, type ErrorCode } from '../../../engine/src/index';
 import type { Store } from '../store/types';
 import { eventId, type ImportContext } from './context';
 import type { RejectedRow, RowMessage } from './jobs';
@@ -65,7 +65,10 @@ export class BatchChecker {
         rejected.push({ row: input.row, messages: [message('', undefined, 'IMPORT_RAGGED_ROW', { cells: input.cells.length, columns: ctx.builder.width })] });
         continue;
       }
-      const { value, issues } = ctx.builder.build(input.cells);
+      const built = ctx.builder.build(input.cells);
+      const issues = built.issues;
+      // The record pipeline's first steps: what a client never writes dropped, defaults filled.
+      const value = stripBarred(ctx.def, built.value) as Record<string, unknown>;
       const defaults = ctx.fillDefaults(value);
       const result = ctx.compiled(value, { mode: 'import' });
       const messages: RowMessage[] = issues.map((i) => ({ ...i }));

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  collectionSpec, compileForm, fieldAt, formOf, localize, type CompiledForm, type EntityDef, type FieldDef, type Registry,
+  collectionSpec, compileForm, defaultsFiller, fieldAt, formOf, localize, type CompiledForm, type EntityDef, type FieldDef, type Registry,
 } from '../../../engine/src/index';
 import type { MappedColumn } from './columns';
-import { defaultsFiller, rowBuilder, type RowBuilder } from './rows';
+import { rowBuilder, type RowBuilder } from './rows';
 
 /**
  * SPEC §5: "An import query requires an entity among company, material, supply, recipe,
@@ -21,9 +21,6 @@ export const IMPORTABLE_EVENTS = ['object_events', 'transformation_events'] as c
 export function importableEntities(reg: Registry): string[] {
   return [...IMPORTABLE_MASTER, ...IMPORTABLE_EVENTS].filter((e) => Object.hasOwn(reg.entities, e));
 }
-
-/** Keys every stored record carries that a file never sets, left out when comparing. */
-export const SYSTEM_KEYS = ['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'sync'] as const;
 
 export interface RecordKey {
   /** Which import key matched (its index in keyPaths) and its value, as one string. */

@@ -141,3 +141,24 @@ describe('material import', () => {
     expect(err.body.split('\r\n')[1]).toContain('Glifosato 2400');
   });
 });
+
+describe('company import: the record pipeline of the API', () => {
+  const I = 'extensions.companyInfo';
+  const header = ['company_name', `${I}.erp_id`, `${I}.cuit`, `${I}.company_type`, `${I}.state`];
+
+  it('refuses a row without the required fields of the enabled company info extension; text cells of digits still fit text and number columns', async () => {
+    // "12" for the text column erp_id and "1" for the integer column state: the CSV reading, not a coercion in the validator.
+    const job = await run(csv(['Sin Tipo SA,C777001,30-71234567-1,,1', 'Con Tipo SA,12,30-71234567-1,distributor,1'], header), { entity: 'company', dryRun: 'true' });
+    expect(job.counts).toEqual({ insert: 1, update: 0, unchanged: 0, reject: 1 });
+    expect(job.errors.data).toEqual([{ row: 2, messages: [expect.objectContaining({ column: `${I}.company_type`, code: 'FORMAT_MANDATORY', message: 'Company type : A value is mandatory.' })] }]);
+  });
+
+  it('refuses to change a field not editable after creation, as the API does', async () => {
+    // C000001 is stored with CUIT 30-12345678-9 (seedReferences).
+    const job = await run(csv(['Agroquímica Rosario,C000001,30-99999999-9,distributor,1'], header), { entity: 'company', mode: 'valid-only' });
+    expect(job.counts).toEqual({ insert: 0, update: 0, unchanged: 0, reject: 1 });
+    expect(job.errors.data).toEqual([{ row: 2, messages: [expect.objectContaining({ column: `${I}.cuit`, code: 'FORMAT_IMMUTABLE', message: 'CUIT : cannot be changed after creation' })] }]);
+    const [stored] = await h.store.find('company', { filter: { id: refs.company } });
+    expect((stored.extensions as { companyInfo: { cuit: string } }).companyInfo.cuit).toBe('30-12345678-9');
+  });
+});

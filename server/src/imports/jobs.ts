@@ -3,7 +3,10 @@
  * per batch of rows, so a file of a million bad rows is a thousand writes, not a million) and
  * the undo log that lets a half-applied job be rolled back.
  */
-import { formatError, type ErrorCode } from '../../../engine/src/index';
+import {
+  formatError, type ErrorCode, type ImportCounts as Counts, type ImportJobStatus, type ImportMode, type ImportPhase as JobPhase,
+  type ImportStatus as JobStatus, type JobMessage, type RejectedRow,
+} from '../../../engine/src/index';
 import type { CollectionSpec, JsonValue, Store, StoredDoc } from '../store/types';
 import type { FileFormat } from './source';
 
@@ -17,25 +20,11 @@ export const IMPORT_COLLECTIONS: CollectionSpec[] = [
   { name: UNDO, uniqueKeys: [], indexes: ['job'] },
 ];
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'rolled_back';
-export type JobPhase = 'queued' | 'validating' | 'applying' | 'rolling_back' | 'done';
-export type ImportMode = 'all-or-nothing' | 'valid-only';
-
-export interface Counts {
-  insert: number;
-  update: number;
-  unchanged: number;
-  reject: number;
-}
+export type {
+  ImportStatus as JobStatus, ImportPhase as JobPhase, ImportMode, ImportCounts as Counts, JobMessage, CellMessage as RowMessage, RejectedRow,
+} from '../../../engine/src/index';
 
 export const zeroCounts = (): Counts => ({ insert: 0, update: 0, unchanged: 0, reject: 0 });
-
-export interface JobMessage {
-  severity: 'error' | 'warn';
-  code: string;
-  message: string;
-  params?: Record<string, JsonValue>;
-}
 
 export function jobMessage(severity: 'error' | 'warn', code: ErrorCode, params: Record<string, JsonValue> = {}): JobMessage {
   return { severity, code, message: formatError(code, params), params };
@@ -84,19 +73,6 @@ export interface Job {
   attempts: number;
   errorBatches: number;
   errorRows: number;
-}
-
-export interface RowMessage {
-  column: string;
-  field?: string;
-  code: string;
-  message: string;
-  params?: Record<string, unknown>;
-}
-
-export interface RejectedRow {
-  row: number;
-  messages: RowMessage[];
 }
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
@@ -197,7 +173,7 @@ export function inTransaction<T>(store: Store, fn: (tx: Store) => Promise<T>): P
 }
 
 /** What the API shows of a job. */
-export function presentJob(job: Job): Record<string, unknown> {
+export function presentJob(job: Job): ImportJobStatus & { rows: Record<string, number> } {
   const phaseDone = job.phase === 'applying' ? job.rowsApplied : job.rowsValidated;
   const phaseTotal = job.phase === 'applying' ? job.rowsValid : job.rowsTotal;
   const finished = job.status !== 'queued' && job.status !== 'running';

@@ -7,12 +7,12 @@
  * id/createdAt/updatedAt/createdBy/updatedBy/sync against the same record with the row's
  * cells applied. Re-importing a file therefore counts every row unchanged and writes nothing.
  */
-import { formatError } from '../../../engine/src/index';
+import { creationStamp, formatError, immutableChanges, stampUpdate, SYSTEM_KEYS } from '../../../engine/src/index';
 import { arrayPaths, sameJson } from '../store/docs';
 import { newId } from '../store/ids';
-import type { Doc, JsonValue, SerializedDoc, Store, StoredDoc } from '../store/types';
+import type { Doc, SerializedDoc, Store, StoredDoc } from '../store/types';
 import { validateDocument } from '../store/validate';
-import { SYSTEM_KEYS, type ImportContext, type RecordKey } from './context';
+import type { ImportContext, RecordKey } from './context';
 import type { RejectedRow } from './jobs';
 import { removePaths } from './rows';
 
@@ -138,7 +138,7 @@ async function existingByKey(store: Pick<Store, 'find'>, ctx: ImportContext, key
 /** countOnly (the dry run): the same decisions, without building the documents to write. */
 export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, staged: readonly Staged[], actor: string, now: string, countOnly = false): Promise<Plan> {
   const plan: Plan = { inserts: [], arrays: new Set(), updates: [], unchanged: 0, rejected: [] };
-  const meta = { createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor };
+  const { sync: _sync, ...meta } = creationStamp(ctx.def, actor, now);
   // Staged values never hold these keys (readyToStage), so splicing them in cannot repeat one.
   const metaJson = JSON.stringify(meta).slice(1, -1);
   const insert = (s: Staged, id: string, extra: string) => {
@@ -162,7 +162,7 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
     }
     return plan;
   }
-  const newJson = ctx.def.sync ? `${metaJson},"sync":{"status":""}` : metaJson;
+  const newJson = JSON.stringify(creationStamp(ctx.def, actor, now)).slice(1, -1);
   const keys = staged.map((s) => (s.k ? ctx.recordKey(s.k[0], s.k[1]) : ctx.keyOf(s.v)));
   const existing = await existingByKey(store, ctx, keys);
   for (let i = 0; i < staged.length; i++) {
@@ -186,9 +186,12 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
       plan.unchanged++;
       continue;
     }
-    const doc: Doc = { ...(merged as Doc), updatedAt: now, updatedBy: actor };
-    for (const k of ['createdAt', 'createdBy', 'sync'] as const) if (before[k] !== undefined) doc[k] = before[k] as JsonValue;
-    plan.updates.push({ row: s.r, id: before.id, before, doc });
+    const changed = immutableChanges(ctx.fields, before, merged);
+    if (changed.length > 0) {
+      plan.rejected.push({ row: s.r, messages: changed.map((m) => ({ column: ctx.columnOf(m.field), field: m.field, code: m.code, message: m.message, params: m.params })) });
+      continue;
+    }
+    plan.updates.push({ row: s.r, id: before.id, before, doc: stampUpdate(ctx.reg, ctx.def, before, merged, actor, now) as Doc });
   }
   return plan;
 }

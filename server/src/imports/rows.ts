@@ -130,42 +130,6 @@ export function isBlankRow(cells: readonly string[]): boolean {
   return true;
 }
 
-/**
- * Gives missing fields their declared default, in place (as the master-data API does for a
- * new record), and returns the paths it filled outside lists of rows: an update leaves those
- * fields as they are stored, since the file said nothing about them. Compiled once: only the
- * parts of the definition that hold a default are walked per row.
- */
-export function defaultsFiller(fields: readonly FieldDef[]): (value: Rec) => string[] {
-  type Step = (value: Rec, prefix: string, filled: string[] | undefined) => void;
-  const compile = (fs: readonly FieldDef[]): Step | undefined => {
-    const steps: Step[] = [];
-    for (const f of fs) {
-      const inner = f.fields ? compile(f.fields) : undefined;
-      if (f.default === undefined && !inner) continue;
-      steps.push((value, prefix, filled) => {
-        const v = value[f.id];
-        if ((v === undefined || v === null) && f.default !== undefined) {
-          value[f.id] = structuredClone(f.default);
-          filled?.push(prefix ? `${prefix}.${f.id}` : f.id);
-        } else if (inner && !f.multiple && isRec(v)) {
-          inner(v, prefix ? `${prefix}.${f.id}` : f.id, filled);
-        } else if (inner && f.multiple && Array.isArray(v)) {
-          // Defaults inside list rows belong to the rows the file gave: not tracked.
-          for (const row of v) if (isRec(row)) inner(row, '', undefined);
-        }
-      });
-    }
-    return steps.length > 0 ? (value, prefix, filled) => { for (const s of steps) s(value, prefix, filled); } : undefined;
-  };
-  const root = compile(fields);
-  return (value) => {
-    const filled: string[] = [];
-    root?.(value, '', filled);
-    return filled;
-  };
-}
-
 /** Removes dotted paths from a value (in place) and the objects they leave empty. */
 export function removePaths(value: Rec, paths: readonly string[]): Rec {
   for (const p of paths) {

@@ -5,7 +5,8 @@ import type { Store, StoredDoc } from '../store/types';
 // The list's column model and cell formatting, shared with the web list so the CSV and the
 // screen show the same text, referenced records' titles included.
 import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
-import { buildListQuery, type ListQuery } from './query';
+import type { ListQuery } from '../../../engine/src/index';
+import { buildListQuery } from './query';
 import { referenceTitles } from './references';
 
 /** Rows read from the store per round trip: the export never holds more than one page. */

@@ -1,19 +1,7 @@
-import type { EntityDef, Registry } from '../../../engine/src/index';
+import { DEFAULT_PAGE_SIZE, MIN_SEARCH_CHARS, type EntityDef, type ListQuery, type Registry } from '../../../engine/src/index';
 import { sortablePaths } from '../../../engine/src/list/index';
 import { ApiError } from '../apiError';
 import type { Filter, SortSpec } from '../store/types';
-
-export interface ListQuery {
-  q?: string;
-  page?: number;
-  pageSize?: number;
-  sort?: string;
-  state?: number;
-}
-
-export const MIN_SEARCH_CHARS = 2;
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 200;
 
 /** Builds the store filter and sort from a list query; only declared paths ever reach the store. */
 export function buildListQuery(reg: Registry, def: EntityDef, query: ListQuery): { filter: Filter; search?: string; sort: SortSpec; skip: number; limit: number; page: number; pageSize: number } {

@@ -1,12 +1,12 @@
 import {
-  applyDefaults, compileForm, formatError, fieldAt, formOf, getPath, localize, type EntityDef, type FormatResult,
-  type Lang, type Registry,
+  fieldAt, formOf, localize, prepareRecord, type ListAnswer, type ListQuery, stampCreate, stampUpdate, type EntityDef, type FormatResult, type Lang,
+  type Registry, type ValidationMessage,
 } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
-import { Grants, serverOwnedFields, type Grantor } from '../auth/grants';
-import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import { Grants, type Grantor } from '../auth/grants';
+import type { Doc, Store, StoredDoc } from '../store/types';
 import { isStoreError } from '../store/types';
-import { buildListQuery, type ListQuery } from './query';
+import { buildListQuery } from './query';
 import { resolveReferences } from './references';
 
 export interface Actor extends Grantor {
@@ -41,7 +41,7 @@ export class MasterDataService {
     return out;
   }
 
-  async list(name: string, query: ListQuery): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+  async list(name: string, query: ListQuery): Promise<ListAnswer> {
     const def = this.entity(name);
     const q = buildListQuery(this.reg, def, query);
     const [data, total] = await Promise.all([
@@ -56,39 +56,34 @@ export class MasterDataService {
     return this.present(def, await this.existing(def, id));
   }
 
-  validate(name: string, body: unknown, lang: Lang = 'en'): FormatResult {
+  /**
+   * What create would answer, without writing: the same pipeline (defaults, extensions,
+   * references), so success here means create succeeds short of a unique value taken.
+   */
+  async validate(name: string, body: unknown, lang: Lang = 'en'): Promise<FormatResult> {
     const def = this.entity(name);
-    return compileForm(formOf(this.reg, def.name)!)(this.withoutSecrets(def, body), { lang });
+    const result = prepareRecord(this.reg, def.name, body, { lang });
+    if (!result.success) return result;
+    const missing = await resolveReferences(this.reg, this.store, formOf(this.reg, def.name)!.fields, structuredClone(result.value));
+    if (missing.length === 0) return result;
+    const messages: ValidationMessage[] = missing.map((d) => ({ severity: 'error', code: d.code as ValidationMessage['code'], message: d.message, field: d.field, params: {} }));
+    return { ...result, success: false, messages: [...result.messages, ...messages] };
   }
 
   async create(name: string, body: unknown, actor: Actor): Promise<Rec> {
     const def = this.entity(name);
-    const input = this.withoutSecrets(def, body);
-    const value = await this.checked(def, input, undefined);
+    const value = await this.checked(def, body, undefined);
     await this.grants.checkWrite(name, undefined, value, actor);
-    const now = new Date().toISOString();
-    const doc = { ...value, createdAt: now, updatedAt: now, createdBy: actor.userId, updatedBy: actor.userId } as Doc;
-    delete doc.id;
-    delete doc.sync;
-    if (def.sync) doc.sync = { status: '' };
+    const doc = stampCreate(def, value, actor.userId, new Date().toISOString()) as Doc;
     return this.present(def, await this.write(def, () => this.store.insert(name, doc)));
   }
 
   async update(name: string, id: string, body: unknown, actor: Actor): Promise<Rec> {
     const def = this.entity(name);
     const before = await this.existing(def, id);
-    const value = await this.checked(def, this.withoutSecrets(def, body), before);
-    const doc: Doc = { ...value } as Doc;
-    // What the client may not set is carried over from the stored record.
-    for (const k of ['createdAt', 'createdBy', 'sync', ...this.clientBarred(def)]) {
-      if (before[k] !== undefined) doc[k] = before[k];
-      else delete doc[k];
-    }
-    this.keepDisabledExtensions(def, before, doc);
+    const value = await this.checked(def, body, before);
+    const doc = stampUpdate(this.reg, def, before, value, actor.userId, new Date().toISOString()) as Doc;
     await this.grants.checkWrite(name, before, doc, actor);
-    doc.updatedAt = new Date().toISOString();
-    doc.updatedBy = actor.userId;
-    delete doc.id;
     return this.present(def, await this.write(def, () => this.store.update(name, id, doc)));
   }
 
@@ -106,74 +101,27 @@ export class MasterDataService {
     return this.present(def, doc);
   }
 
-  /** Fields a client never writes: secrets, and what only the server stamps (last sign-in). */
-  private clientBarred(def: EntityDef): string[] {
-    return [...(def.secretFields ?? []), ...serverOwnedFields(def.name)];
-  }
-
-  private withoutSecrets(def: EntityDef, body: unknown): unknown {
-    const barred = this.clientBarred(def);
-    if (!barred.length || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-    const out: Rec = { ...(body as Rec) };
-    for (const s of barred) delete out[s];
-    return out;
-  }
-
   private async existing(def: EntityDef, id: string): Promise<StoredDoc> {
     const doc = await this.store.get(def.name, id);
     if (!doc) throw new ApiError('RECORD_NOT_FOUND', { entity: def.name, id: id.slice(0, 100) });
     return doc;
   }
 
-  /** Format validation, immutability and references; throws 400 with every message. */
-  private async checked(def: EntityDef, input: unknown, before: StoredDoc | undefined): Promise<Rec> {
-    const form = formOf(this.reg, def.name)!;
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      const r = compileForm(form)(typeof input === 'string' ? 0 : input);
-      throw this.invalid(def, r.messages.map((m) => ({ field: m.field, message: m.message, code: m.code })));
-    }
-    const withDefaults = before ? (input as Rec) : applyDefaults(form.fields, input as Rec);
-    const result = compileForm(form)(withDefaults);
+  /** The record pipeline, then references; throws 400 with every message. */
+  private async checked(def: EntityDef, body: unknown, before: StoredDoc | undefined): Promise<Rec> {
+    // A bare string is a reference to a record, not one to write: refused as not an object.
+    const result = prepareRecord(this.reg, def.name, typeof body === 'string' ? 0 : body, { before });
     const details: ErrorDetail[] = result.messages
       .filter((m) => m.severity === 'error')
       .map((m) => ({ field: m.field, message: m.message, code: m.code }));
-    const value = (result.value ?? {}) as Rec;
-    if (before) details.push(...this.immutableChanges(form.fields, before, value));
-    if (details.length === 0) details.push(...(await resolveReferences(this.reg, this.store, form.fields, value)));
+    const value = result.value;
+    if (details.length === 0) details.push(...(await resolveReferences(this.reg, this.store, formOf(this.reg, def.name)!.fields, value)));
     if (details.length > 0) throw this.invalid(def, details);
     return value;
   }
 
   private invalid(def: EntityDef, details: ErrorDetail[]): ApiError {
     return new ApiError('VALIDATION_FAILED', { entity: def.name, count: details.length }, details);
-  }
-
-  private immutableChanges(fields: EntityDef['fields'], before: Rec, after: Rec, prefix = ''): ErrorDetail[] {
-    const out: ErrorDetail[] = [];
-    const walk = (fs: EntityDef['fields'], p: string) => {
-      for (const f of fs) {
-        const path = p ? `${p}.${f.id}` : f.id;
-        if (f.immutable) {
-          const was = getPath(before, path);
-          const now = getPath(after, path);
-          if (was !== undefined && was !== null && was !== '' && JSON.stringify(was) !== JSON.stringify(now)) {
-            out.push({ field: path, message: formatError('FORMAT_IMMUTABLE', { label: localize(f.label) }), code: 'FORMAT_IMMUTABLE' });
-          }
-        }
-        if (f.fields && !f.multiple) walk(f.fields, path);
-      }
-    };
-    walk(fields, prefix);
-    return out;
-  }
-
-  private keepDisabledExtensions(def: EntityDef, before: Rec, doc: Doc): void {
-    const stored = before.extensions as Record<string, JsonValue> | undefined;
-    if (!stored) return;
-    const enabled = new Set(this.reg.deployment.extensions[def.name] ?? []);
-    const kept = Object.fromEntries(Object.entries(stored).filter(([k]) => !enabled.has(k)));
-    if (Object.keys(kept).length === 0) return;
-    doc.extensions = { ...((doc.extensions as Record<string, JsonValue>) ?? {}), ...kept };
   }
 
   private async write(def: EntityDef, op: () => Promise<StoredDoc>): Promise<StoredDoc> {

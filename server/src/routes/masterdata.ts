@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formOf, localize, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
 import { MasterDataService } from '../masterdata/service';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../masterdata/query';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../../../engine/src/index';
 import { listTitles } from '../masterdata/references';
 import type { Store } from '../store/types';
 

@@ -1,7 +1,6 @@
-export interface ErrorDetail {
-  field?: string;
-  message: string;
-}
+import type { ErrorDetail } from '../../../engine/src/contract';
+
+export type { ErrorDetail };
 
 /** A failed API call: the server's error body `{error: {code, message, details, params}}`, or a network failure (status 0). */
 export class ApiRequestError extends Error {

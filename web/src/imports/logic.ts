@@ -1,57 +1,17 @@
 /** What the import screens derive from the import API's answers (docs/imports.md); no React here. */
+import type { CellMessage, ImportCounts, ImportJobPage, ImportJobStatus, ImportMode, ImportStatus, RejectedRows } from '../../../engine/src/contract';
 
 /** The entities each import screen offers (docs/imports.md "Entities", SPEC §5). */
 export const MASTER_IMPORTS = ['company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package'] as const;
 export const EVENT_IMPORTS = ['object_events', 'transformation_events'] as const;
 
-export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'rolled_back';
-export type ImportMode = 'all-or-nothing' | 'valid-only';
+export type { CellMessage, CodedMessage, ImportCounts, ImportMode, ImportStatus, JobMessage, RejectedRows } from '../../../engine/src/contract';
+export { ERRORS_PAGE_SIZE, LOGS_PAGE_SIZE } from '../../../engine/src/contract';
+export type ImportJob = ImportJobStatus;
+export type JobPage = ImportJobPage;
 export type HeaderKind = 'ids' | 'labels';
 
-export interface ImportCounts { insert: number; update: number; unchanged: number; reject: number }
 export const COUNT_KEYS = ['insert', 'update', 'unchanged', 'reject'] as const satisfies readonly (keyof ImportCounts)[];
-
-/** A message with its code and values, so the web can show it in the user's language. */
-export interface CodedMessage { code: string; message: string; params?: Record<string, unknown> }
-
-/** One problem of a rejected row: `column` as written in the file (empty for the whole row), `field` its path. */
-export interface CellMessage extends CodedMessage { column: string; field?: string }
-
-export interface JobMessage extends CodedMessage { severity: 'error' | 'warn' }
-
-export interface RejectedRows { data: { row: number; messages: CellMessage[] }[]; total: number; page: number; pageSize: number }
-
-export interface ImportJob {
-  id: string;
-  entity: string;
-  fileName: string;
-  fileBytes?: number;
-  dryRun: boolean;
-  mode: ImportMode;
-  status: ImportStatus;
-  phase: string;
-  createdAt: string;
-  startedAt?: string | null;
-  finishedAt: string | null;
-  createdBy?: { email?: string; displayName?: string };
-  progress: { phase: string; rowsDone: number; rowsTotal: number; exact: boolean; percent: number };
-  counts: ImportCounts;
-  columns?: { header: string; path: string }[];
-  /** Headers that name no field (not imported), and headers left out on purpose (`id`). */
-  unknownColumns?: string[];
-  ignoredColumns?: string[];
-  messages: JobMessage[];
-  error: JobMessage | null;
-  errorFile: string | null;
-  /** Rejected rows, paged: only in `GET /api/imports/:id`. */
-  errors?: RejectedRows;
-}
-
-export interface JobPage { data: ImportJob[]; total: number; page: number; pageSize: number }
-
-/** Rejected rows a page of the result, and imports a page of the logs. */
-export const ERRORS_PAGE_SIZE = 50;
-export const LOGS_PAGE_SIZE = 20;
 
 export function isFinished(status: ImportStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'rolled_back';

@@ -1,30 +1,11 @@
-import type { RefTitles } from '../../../engine/src/list/index';
+import { MIN_SEARCH_CHARS, type ListAnswer, type ListQuery } from '../../../engine/src/contract';
 import type { ApiClient } from '../api/client';
 import { errorFromResponse } from '../api/errors';
 
 export type Rec = Record<string, unknown>;
 
-export interface ListQuery {
-  q?: string;
-  page?: number;
-  pageSize?: number;
-  /** `field,-other` */
-  sort?: string;
-  state?: 1 | 3;
-  /** Ask for the titles of the records the page's references point to. */
-  titles?: boolean;
-}
-
-export interface ListAnswer {
-  data: Rec[];
-  total: number;
-  page: number;
-  pageSize: number;
-  /** With `titles`: target entity → id → title. */
-  titles?: RefTitles;
-}
-
-export const MIN_SEARCH_CHARS = 2;
+export type { ListAnswer, ListQuery };
+export { MIN_SEARCH_CHARS };
 
 /** The query string of a list call; a search shorter than the server's minimum is not sent. */
 export function listParams(query: ListQuery & { columns?: string[] }): string {

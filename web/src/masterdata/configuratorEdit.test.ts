@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '../../../engine/src/index';
 import { loadDefinitions } from '../../../server/src/definitions/read';
 import { startHarness, type Harness } from '../../../server/src/testing/harness';
+import { aCompany } from '../../../server/src/testing/records';
 import { columnsOf } from '../../../engine/src/list/index';
 import { buildForm, visibleMessages } from './formSchema';
 
@@ -59,7 +60,8 @@ describe("a configurator's new extension field", () => {
   });
 
   it('is validated with the same message in the browser and by the API, and stored when valid', async () => {
-    const bad = { company_name: 'Configured Co', state: 1, extensions: { companyCertification: { certification4: 'ABC' } } };
+    const { companyInfo } = aCompany('Configured Co').extensions as Record<string, unknown>;
+    const bad = { company_name: 'Configured Co', state: 1, extensions: { companyInfo, companyCertification: { certification4: 'ABC' } } };
     const inBrowser = visibleMessages(buildForm(registry, 'company', 'en', 'create')!.validate(bad), true);
     const message = 'Certification 4 : ABC does not match the required format';
     expect(inBrowser).toContainEqual({ field: PATH, message });
@@ -68,7 +70,7 @@ describe("a configurator's new extension field", () => {
     expect(refused.statusCode).toBe(400);
     expect((refused.json() as { error: { details: unknown[] } }).error.details).toContainEqual(expect.objectContaining({ field: PATH, message }));
 
-    const ok = { ...bad, extensions: { companyCertification: { certification4: 'ISO 14001' } } };
+    const ok = { ...bad, extensions: { companyInfo, companyCertification: { certification4: 'ISO 14001' } } };
     expect(visibleMessages(buildForm(registry, 'company', 'en', 'create')!.validate(ok), true)).toEqual([]);
     const created = await h.app.inject({ method: 'POST', url: '/api/v3/masterdata/company', headers, payload: ok });
     expect(created.statusCode, created.body).toBe(201);

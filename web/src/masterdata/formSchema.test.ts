@@ -68,6 +68,26 @@ describe('generated forms', () => {
   });
 });
 
+describe('the record pipeline in the browser (the server\'s, word for word)', () => {
+  const info = { cuit: '30-71234567-1', company_type: 'distributor', state: 1 };
+
+  it('asks for the required fields of an enabled extension the record leaves out', () => {
+    const f = buildForm(registry, 'company', 'en', 'create')!;
+    const r = f.validate({ company_name: 'Acme' });
+    expect(r.success).toBe(false);
+    expect(visibleMessages(r, true)).toContainEqual({ field: 'extensions.companyInfo.company_type', message: 'Company type : A value is mandatory.' });
+    // State is filled by its default on create, as the server does.
+    expect(f.validate({ company_name: 'Acme', extensions: { companyInfo: info } }).success).toBe(true);
+  });
+
+  it('refuses a change to a field not editable after creation when editing', () => {
+    const stored = { id: 'C1', company_name: 'Acme', state: 1, extensions: { companyInfo: info } };
+    const f = buildForm(registry, 'company', 'en', 'edit')!;
+    const r = f.validate({ ...stored, extensions: { companyInfo: { ...info, cuit: '30-99999999-9' } } }, stored);
+    expect(visibleMessages(r, true)).toEqual([{ field: 'extensions.companyInfo.cuit', message: 'CUIT : cannot be changed after creation' }]);
+  });
+});
+
 it('leaves secret fields out of the form', () => {
   expect(Object.keys(buildForm(registry, 'user', 'en', 'create')!.schema.properties as Node)).not.toContain('password_hash');
 });

@@ -1,5 +1,5 @@
 import {
-  applyDefaults, compileForm, formOf, toJsonSchema, toUiSchema, type FormatResult, type JsonSchema, type Lang, type Registry, type UiSchema,
+  formOf, prepareRecord, toJsonSchema, toUiSchema, type FormatResult, type JsonSchema, type Lang, type Registry, type UiSchema,
 } from '../../../engine/src/index';
 import { FIELD_WIDGETS, LAYOUT_WIDGETS, isRegisteredWidget } from './widgets/keys';
 
@@ -8,7 +8,8 @@ export type Purpose = 'create' | 'edit';
 export interface BuiltForm {
   schema: JsonSchema;
   uiSchema: UiSchema;
-  validate: (value: unknown) => FormatResult;
+  /** The server's record pipeline run in the browser: `before` is the stored record when editing. */
+  validate: (value: unknown, before?: Record<string, unknown>) => FormatResult;
 }
 
 type Node = Record<string, unknown>;
@@ -56,10 +57,8 @@ export function buildForm(registry: Registry, entity: string, lang: Lang, purpos
   delete schema.title; // the screen titles the form; RJSF would repeat the entity's name
   const uiSchema = routeWidgets(schema, toUiSchema(form, { lang, purpose }));
   uiSchema['ui:submitButtonOptions'] = { norender: true };
-  const compiled = compileForm(form);
-  // As the server does: defaults are applied on create only, then the engine validates.
-  const withDefaults = (value: unknown) => (purpose === 'create' && isNode(value) ? applyDefaults(form.fields, value) : value);
-  return { schema, uiSchema, validate: (value) => compiled(withDefaults(value), { lang }) };
+  // The same pipeline as the server: defaults on create, extensions, immutable fields on edit.
+  return { schema, uiSchema, validate: (value, before) => prepareRecord(registry, entity, value, { lang, before: purpose === 'edit' ? before : undefined }) };
 }
 
 export interface ErrorTree {

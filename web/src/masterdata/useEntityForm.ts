@@ -41,7 +41,7 @@ export function useEntityForm(entity: string, id: string | undefined) {
     setMessages(next);
   }, [errors]);
 
-  const check = useCallback((v: Rec) => (built ? visibleMessages(built.validate(pruneEmpty(v)), submitted.current) : []), [built]);
+  const check = useCallback((v: Rec) => (built ? visibleMessages(built.validate(pruneEmpty(v), initial ?? undefined), submitted.current) : []), [built, initial]);
 
   const onChange = useCallback((v: Rec) => {
     value.current = v;
