@@ -6,6 +6,7 @@ export * from './validate/queries';
 export * from './validate/values';
 export * from './validate/limits';
 export * from './schema/jsonSchema';
+export * from './fields/types';
 export * from './registry/problems';
 export * from './registry/registry';
 export * from './registry/load';

@@ -108,7 +108,7 @@ export class MasterDataService {
 
   /** Fields a client never writes: secrets, and what only the server stamps (last sign-in). */
   private clientBarred(def: EntityDef): string[] {
-    return [...(def.secretFields ?? []), ...serverOwnedFields(def.name)];
+    return [...def.secretFields, ...serverOwnedFields(def.name)];
   }
 
   private withoutSecrets(def: EntityDef, body: unknown): unknown {

@@ -1,8 +1,6 @@
 /** What the import screens derive from the import API's answers (docs/imports.md); no React here. */
+import { importableEntities, type Registry } from '../../../engine/src/index';
 
-/** The entities each import screen offers (docs/imports.md "Entities", SPEC §5). */
-export const MASTER_IMPORTS = ['company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package'] as const;
-export const EVENT_IMPORTS = ['object_events', 'transformation_events'] as const;
 
 export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'rolled_back';
 export type ImportMode = 'all-or-nothing' | 'valid-only';
@@ -78,9 +76,9 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
 
-/** The entities a screen offers: the event screen only the event entities. */
-export function importableFor(path: string | undefined): readonly string[] {
-  return path?.replace(/\/+$/, '').endsWith('/event') ? EVENT_IMPORTS : MASTER_IMPORTS;
+/** The importable entities a screen offers (docs/imports.md "Entities"): the event screen only the event entities. */
+export function importableFor(registry: Pick<Registry, 'entities'>, path: string | undefined): readonly string[] {
+  return importableEntities(registry, path?.replace(/\/+$/, '').endsWith('/event') ? 'event' : 'master');
 }
 
 /** The template's address; the server writes labels in English or Spanish (French reads English). */
