@@ -9,6 +9,7 @@ export * from './records/pipeline';
 export * from './records/systemKeys';
 export * from './validate/limits';
 export * from './schema/jsonSchema';
+export * from './fields/types';
 export * from './registry/problems';
 export * from './registry/registry';
 export * from './registry/load';

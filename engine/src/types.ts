@@ -44,7 +44,8 @@ export interface FieldDef {
   fields?: FieldDef[];
 }
 
-export interface EntityDef {
+/** An entity as written in schemas/entities/<name>.json: optional parts fall back to defaults. */
+export interface EntityDefinition {
   name: string;
   kind: 'master' | 'event' | 'system';
   label: LocalText;
@@ -52,12 +53,27 @@ export interface EntityDef {
   description?: LocalText;
   titleField?: string;
   access?: string;
+  importable?: boolean;
   sync?: boolean;
   uniqueKeys?: string[][];
   importKeys?: string[];
   secretFields?: string[];
   listColumns?: string[];
   fields: FieldDef[];
+}
+
+/**
+ * An entity as the registry holds it: every default applied once when it is loaded
+ * (engine/src/registry/sanitise.ts), so no reader falls back on its own.
+ */
+export interface EntityDef extends Omit<EntityDefinition, 'titleField' | 'access' | 'importable' | 'importKeys' | 'secretFields' | 'listColumns'> {
+  /** The field a record shows as when another points to it; `id` when the definition names none. */
+  readonly titleField: string;
+  readonly access: string;
+  readonly importable: boolean;
+  readonly importKeys: readonly string[];
+  readonly secretFields: readonly string[];
+  readonly listColumns: readonly string[];
 }
 
 export interface ExtensionDef {

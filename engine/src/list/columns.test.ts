@@ -52,3 +52,21 @@ describe('reference cells', () => {
     expect(recordTitle(undefined, undefined, 'en')).toBe('');
   });
 });
+
+describe('lists of rows in a cell (issue 14: recipes showed empty Input/Output materials)', () => {
+  const inputs = { path: 'inputs', label: 'Inputs', sortable: false, field: reg.entities.material.fields.find((f) => f.id === 'inputs') };
+  const rows = { inputs: [{ material: 'm1', quantity: 2 }, { material: 'm2', quantity: 1 }, { material: 'm3', quantity: 4 }] };
+  const titles = { material: { m1: 'Glyphosate 48', m2: 'Urea' } };
+
+  it('sum up the first row (its reference title, then its quantity) and count the others, in each language', () => {
+    expect(cellText(inputs, rows, 'en', titles)).toBe('Glyphosate 48 × 2, +2 more');
+    expect(cellText(inputs, rows, 'es', titles)).toBe('Glyphosate 48 × 2, +2 más');
+    expect(cellText(inputs, rows, 'fr', titles)).toBe('Glyphosate 48 × 2, +2 de plus');
+    expect(cellText(inputs, { inputs: [{ material: 'm2', quantity: 1 }] }, 'en', titles)).toBe('Urea × 1');
+    expect(cellText(inputs, { inputs: [] }, 'en', titles)).toBe('');
+  });
+
+  it('ask for the titles the first row refers to', () => {
+    expect(referencedIds([inputs], [rows])).toEqual(new Map([['material', new Set(['m1'])]]));
+  });
+});

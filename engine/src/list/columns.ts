@@ -56,7 +56,7 @@ function scalarPaths(fields: readonly FieldDef[], prefix: string, out: string[])
 }
 
 /**
- * The list columns of an entity, from `listColumns` (else its first five fields), labelled
+ * The list columns of an entity, from `listColumns` (defaulted by the registry), labelled
  * in `lang`; then every other scalar field, extensions included and secrets excluded, as an
  * optional column, so a field a configurator adds is in the list without editing listColumns.
  */
@@ -65,13 +65,13 @@ export function columnsOf(registry: Registry, entity: string, lang: Lang): Colum
   const form = formOf(registry, entity);
   if (!def || !form) return [];
   const sortable = sortablePaths(registry, def);
-  const paths = def.listColumns ?? def.fields.filter((f) => !f.hidden && f.type !== 'object').slice(0, 5).map((f) => f.id);
+  const paths = def.listColumns;
   const cols: ColumnSpec[] = paths.map((path) => {
     const field = path === 'id' ? undefined : fieldAt(form.fields, path);
     return { path, label: path === 'id' ? 'ID' : localize(field?.label ?? path, lang), field, sortable: sortable.has(path) };
   });
   if (def.sync) cols.push({ path: SYNC_PATH, label: 'Senasa Sync', sortable: false, sync: true });
-  const secret = new Set(def.secretFields ?? []);
+  const secret = new Set(def.secretFields);
   for (const path of scalarPaths(form.fields, '', [])) {
     if (paths.includes(path) || secret.has(path)) continue;
     const field = fieldAt(form.fields, path);

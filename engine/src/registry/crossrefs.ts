@@ -4,6 +4,7 @@ import type { CustomMenuEntry, FieldDef } from '../types';
 import type { Parsed } from './load';
 import type { Problem } from './problems';
 import { fieldAt } from './registry';
+import { DEFAULT_ENTITY_ACCESS } from './sanitise';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
 export const PSEUDO_NAVIGATION_TYPES = ['home', 'epc', 'import', 'lot'];
@@ -48,7 +49,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
 
   for (const [name, { file, def }] of p.entities) {
     checkFields(file, '/fields', def.fields, true);
-    checkAccess(file, '/access', def.access ?? 'Master Data');
+    checkAccess(file, '/access', def.access ?? DEFAULT_ENTITY_ACCESS);
     const extFields = [...p.extensions.values()]
       .filter((e) => e.def.base === name)
       .map((e) => ({ id: e.def.name, label: e.def.label, type: 'object', fields: e.def.fields }) as FieldDef);

@@ -1,11 +1,12 @@
 import type {
-  AccessDef, DeploymentDef, EntityDef, ExtensionDef, FeatureCatalogue, I18nBundle, ReportDef, WorkflowDef,
+  AccessDef, DeploymentDef, EntityDefinition, ExtensionDef, FeatureCatalogue, I18nBundle, ReportDef, WorkflowDef,
 } from '../types';
 import type { Lang } from '../text';
 import { describeMetaErrors, metaValidator, type DefinitionKind } from './meta';
 import type { Problem } from './problems';
 import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
+import { sanitiseEntity, sanitiseExtension } from './sanitise';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -45,7 +46,7 @@ function parse(src: DefinitionSource, problems: Problem[]): unknown {
 
 /** Parsed, meta-valid definitions keyed by kind, with the file each came from. */
 export interface Parsed {
-  entities: Map<string, { file: string; def: EntityDef }>;
+  entities: Map<string, { file: string; def: EntityDefinition }>;
   extensions: Map<string, { file: string; def: ExtensionDef }>;
   workflows: Map<string, { file: string; def: WorkflowDef }>;
   reports: Map<string, { file: string; def: ReportDef }>;
@@ -57,7 +58,8 @@ export interface Parsed {
 
 /**
  * Checks every definition against its meta-schema and the cross-references between them,
- * and returns the frozen registry only when nothing is wrong.
+ * and returns the frozen registry only when nothing is wrong, with every default applied
+ * (./sanitise.ts).
  */
 export function loadRegistry(sources: DefinitionSource[]): LoadResult {
   const problems: Problem[] = [];
@@ -80,7 +82,7 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
       else map.set(id, { file: src.path, def: def as never });
     };
     switch (kind) {
-      case 'entity': keyed(value as EntityDef, parsed.entities as never, 'name'); break;
+      case 'entity': keyed(value as EntityDefinition, parsed.entities as never, 'name'); break;
       case 'extension': keyed(value as ExtensionDef, parsed.extensions as never, 'name'); break;
       case 'workflow': keyed(value as WorkflowDef, parsed.workflows as never, 'name'); break;
       case 'report': keyed(value as ReportDef, parsed.reports as never, 'key'); break;
@@ -101,10 +103,11 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
   if (problems.length === 0) problems.push(...checkCrossReferences(parsed));
   if (problems.length > 0) return { problems };
 
-  const values = <T>(m: Map<string, { def: T }>) => Object.fromEntries([...m].map(([k, v]) => [k, v.def]));
+  const values = <T, U = T>(m: Map<string, { def: T }>, sanitise: (def: T) => U = (d) => d as unknown as U) =>
+    Object.fromEntries([...m].map(([k, v]) => [k, sanitise(v.def)]));
   const registry: Registry = deepFreeze({
-    entities: values(parsed.entities),
-    extensions: values(parsed.extensions),
+    entities: values(parsed.entities, sanitiseEntity),
+    extensions: values(parsed.extensions, sanitiseExtension),
     workflows: values(parsed.workflows),
     reports: values(parsed.reports),
     i18n: values(parsed.i18n) as Partial<Record<Lang, I18nBundle>>,

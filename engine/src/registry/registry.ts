@@ -4,6 +4,8 @@ import type {
 import type { Lang } from '../text';
 import type { FormDef } from '../validate/format';
 
+export { DEFAULT_ENTITY_ACCESS, uniqueFieldPaths } from './sanitise';
+
 /** The checked, read-only set of definitions the server and the web trust. */
 export interface Registry {
   readonly entities: Readonly<Record<string, EntityDef>>;
@@ -73,14 +75,10 @@ export function formOf(reg: Registry, entity: string): FormDef | undefined {
   const form: FormDef = {
     name: def.name,
     fields: ext ? [...def.fields, ext] : def.fields,
-    keyFields: def.importKeys ?? uniqueFieldPaths(def),
+    keyFields: def.importKeys,
   };
   byName.set(entity, form);
   return form;
-}
-
-export function uniqueFieldPaths(def: EntityDef): string[] {
-  return def.fields.filter((f) => f.unique && !f.multiple).map((f) => f.id);
 }
 
 /** Finds a field by dotted path (`address.city`, `extensions.companyInfo.cuit`) in a form. */

@@ -2,8 +2,10 @@ import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
 import type { FormDef } from '../validate/format';
 import { maxItemsOf, maxLengthOf } from '../validate/limits';
+import { FIELD_TYPES, defaultWidget, type JsonSchema } from '../fields/types';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from '../fields/types';
+
 export type UiSchema = Record<string, unknown>;
 
 export interface SchemaOptions {
@@ -14,41 +16,8 @@ export interface SchemaOptions {
   includeId?: boolean;
 }
 
-/** The widget a field is edited with when its definition names none. */
-export function defaultWidget(f: FieldDef): string {
-  if (f.widget) return f.widget;
-  if (f.options) return 'select';
-  switch (f.type) {
-    case 'boolean': return 'checkbox';
-    case 'reference': return 'picker';
-    case 'file': return 'upload';
-    case 'date': return 'date';
-    case 'datetime': return 'datetime';
-    case 'number':
-    case 'integer': return 'number';
-    case 'object': return f.multiple ? 'list' : 'object';
-    default: return 'text';
-  }
-}
-
-const FILE_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: { id: { type: 'string' }, name: { type: 'string' }, size: { type: 'integer' }, contentType: { type: 'string' } },
-};
-
 function valueSchema(f: FieldDef, o: Required<Pick<SchemaOptions, 'lang'>>): JsonSchema {
-  const s: JsonSchema = {};
-  switch (f.type) {
-    case 'string': s.type = 'string'; break;
-    case 'number': s.type = 'number'; break;
-    case 'integer': s.type = 'integer'; break;
-    case 'boolean': s.type = 'boolean'; break;
-    case 'date': s.type = 'string'; s.format = 'date'; break;
-    case 'datetime': s.type = 'string'; s.format = 'date-time'; break;
-    case 'reference': s.type = ['string', 'number', 'object']; break;
-    case 'file': Object.assign(s, FILE_SCHEMA); break;
-    case 'object': Object.assign(s, objectSchema(f.fields ?? [], o)); break;
-  }
+  const s: JsonSchema = FIELD_TYPES[f.type].schema(f, (fields) => objectSchema(fields, o));
   if (f.pattern !== undefined) s.pattern = f.pattern;
   if (f.minLength !== undefined) s.minLength = f.minLength;
   if (f.type === 'string') s.maxLength = maxLengthOf(f);
@@ -73,7 +42,7 @@ function fieldSchema(f: FieldDef, o: Required<Pick<SchemaOptions, 'lang'>>): Jso
   return s;
 }
 
-function objectSchema(fields: FieldDef[], o: Required<Pick<SchemaOptions, 'lang'>>): JsonSchema {
+function objectSchema(fields: readonly FieldDef[], o: Required<Pick<SchemaOptions, 'lang'>>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const f of fields) {
@@ -118,7 +87,7 @@ function fieldUi(f: FieldDef, options: SchemaOptions): UiSchema {
   return ui;
 }
 
-function objectUi(fields: FieldDef[], options: SchemaOptions): UiSchema {
+function objectUi(fields: readonly FieldDef[], options: SchemaOptions): UiSchema {
   const ui: UiSchema = { 'ui:order': [...fields.map((f) => f.id), '*'] };
   for (const f of fields) ui[f.id] = fieldUi(f, options);
   return ui;

@@ -36,7 +36,7 @@ export interface FormDef {
   name: string;
   fields: FieldDef[];
   /** Fields whose values identify a record in messages when it has no id yet. */
-  keyFields?: string[];
+  keyFields?: readonly string[];
 }
 
 interface Ctx {

@@ -1,4 +1,5 @@
 import { formatError, type ErrorCode } from '../errors';
+import type { Registry } from '../registry/registry';
 
 export interface QueryResult {
   valid: boolean;
@@ -6,10 +7,10 @@ export interface QueryResult {
   message?: string;
 }
 
-/** Entities an import query may name (SPEC 5). */
-export const IMPORT_QUERY_ENTITIES = [
-  'company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package',
-] as const;
+/** Entities records may be imported into: those whose definition is importable (SPEC 5). */
+export function importableEntities(reg: Pick<Registry, 'entities'>, kind?: 'master' | 'event'): string[] {
+  return Object.values(reg.entities).filter((e) => e.importable && (kind === undefined || e.kind === kind)).map((e) => e.name);
+}
 
 const ok: QueryResult = { valid: true };
 const fail = (code: ErrorCode): QueryResult => ({ valid: false, code, message: formatError(code) });
@@ -22,14 +23,17 @@ function field(query: unknown, name: string): unknown {
  * Query validation per navigation type, consulted before a deep link navigates (SPEC 5).
  * A type without an entry here needs no validation.
  */
-export const QUERY_VALIDATORS: Readonly<Record<string, (query: unknown) => QueryResult>> = {
+export const QUERY_VALIDATORS: Readonly<Record<string, (query: unknown, reg: Pick<Registry, 'entities'>) => QueryResult>> = {
   epc: (q) => (typeof field(q, 'epc') === 'string' ? ok : fail('EPC_NOT_STRING')),
   lot: (q) => (typeof field(q, 'lot') === 'string' ? ok : fail('LOT_NOT_STRING')),
   // The specification pairs this check with the lot message; kept word for word.
-  import: (q) => ((IMPORT_QUERY_ENTITIES as readonly unknown[]).includes(field(q, 'entity')) ? ok : fail('LOT_NOT_STRING')),
+  import: (q, reg) => {
+    const entity = field(q, 'entity');
+    return typeof entity === 'string' && Object.hasOwn(reg.entities, entity) && reg.entities[entity].importable ? ok : fail('LOT_NOT_STRING');
+  },
 };
 
-export function validateQuery(type: string, query: unknown): QueryResult {
+export function validateQuery(type: string, query: unknown, reg: Pick<Registry, 'entities'>): QueryResult {
   const v = QUERY_VALIDATORS[type];
-  return v ? v(query) : ok;
+  return v ? v(query, reg) : ok;
 }

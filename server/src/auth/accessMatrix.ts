@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from '../../../engine/src/index';
+import { DEFAULT_ENTITY_ACCESS, type Registry } from '../../../engine/src/index';
 import { WAREHOUSE_HEADER } from '../plugins/access';
 import type { Store, StoredDoc } from '../store/types';
 import { RESET_COLLECTION } from './resetTokens';
@@ -173,7 +173,7 @@ export type Subject = (access: string[], extra?: Record<string, unknown>) => Pro
  */
 export async function walkEscalations(app: FastifyInstance, registry: Registry, store: Store, subject: Subject, escalations: readonly Escalation[] = ESCALATIONS): Promise<{ problems: string[]; tried: number }> {
   const sa = registry.access.superadmin;
-  const managers = [...new Set(['user', 'group'].map((e) => registry.entities[e]?.access ?? 'Master Data'))];
+  const managers = [...new Set(['user', 'group'].map((e) => registry.entities[e]?.access ?? DEFAULT_ENTITY_ACCESS))];
   const run = randomBytes(4).toString('hex');
   const superadmin = await subject([sa]);
   const superRecord = (await store.get('user', superadmin.id))!;

@@ -14,7 +14,7 @@ const t = (en: string, es: string) => ({ en, es });
 const dock = (ref: string) => ({
   name: 'loading_dock', kind: 'master', label: t('Loading dock', 'Muelle de carga'), pluralLabel: t('Loading docks', 'Muelles de carga'), titleField: 'name',
   fields: [
-    { id: 'name', label: t('Name', 'Nombre'), type: 'string', required: true, searchable: true },
+    { id: 'name', label: t('Name', 'Nombre'), type: 'string', required: true, unique: true, searchable: true },
     { id: 'division', label: t('Deposit', 'Depósito'), type: 'reference', ref, required: true },
     { id: 'kind', label: t('Kind', 'Tipo'), type: 'string', default: 'side', options: [{ value: 'side', label: t('Side', 'Lateral') }, { value: 'rear', label: t('Rear', 'Trasero') }] },
     { id: 'state', label: t('State', 'Estado'), type: 'integer', required: true, default: 1, options: [{ value: 1, label: t('Active', 'Activo') }, { value: 3, label: t('Disabled', 'Deshabilitado') }] },

@@ -79,7 +79,8 @@ export class BatchChecker {
         messages.push({ column: ctx.columnOf(m.field), field: m.field, code: m.code, message: m.message, params: m.params });
       }
       const cleaned = (result.value ?? value) as Record<string, unknown>;
-      if (ctx.kind === 'master') {
+      // A master entity with no import key (no unique field) can only be added to, never matched.
+      if (ctx.kind === 'master' && ctx.keyPaths.length > 0) {
         const key = ctx.keyOf(cleaned);
         if (!key) {
           const path = ctx.keyPaths[0];

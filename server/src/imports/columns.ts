@@ -31,7 +31,7 @@ export interface ColumnCatalogue {
   slots: Slot[];
   /** The header of the extra column the error file adds; ignored when a fixed file comes back. */
   errorColumn: string;
-  importKeys: string[];
+  importKeys: readonly string[];
   fields: FieldDef[];
   match(header: string): ColumnTarget | 'ambiguous' | undefined;
 }
@@ -129,7 +129,7 @@ export function columnCatalogue(reg: Registry, entity: string): ColumnCatalogue 
     entity,
     slots,
     errorColumn: ERROR_COLUMN,
-    importKeys: reg.entities[entity].importKeys ?? [],
+    importKeys: reg.entities[entity].importKeys,
     fields: form.fields,
     match(header) {
       const k = normalizeHeader(header);

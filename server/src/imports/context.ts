@@ -10,18 +10,6 @@ import {
 import type { MappedColumn } from './columns';
 import { rowBuilder, type RowBuilder } from './rows';
 
-/**
- * SPEC §5: "An import query requires an entity among company, material, supply, recipe,
- * ibc_container, company_division, country, units_of_measurement, material_package";
- * issue 7 adds object and transformation events.
- */
-export const IMPORTABLE_MASTER = ['company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package'] as const;
-export const IMPORTABLE_EVENTS = ['object_events', 'transformation_events'] as const;
-
-export function importableEntities(reg: Registry): string[] {
-  return [...IMPORTABLE_MASTER, ...IMPORTABLE_EVENTS].filter((e) => Object.hasOwn(reg.entities, e));
-}
-
 export interface RecordKey {
   /** Which import key matched (its index in keyPaths) and its value, as one string. */
   key: string;
@@ -74,8 +62,8 @@ const isKeyValue = (v: unknown): v is string | number | boolean =>
 export function importContext(reg: Registry, entity: string, columns: readonly MappedColumn[], width: number): ImportContext {
   const def = reg.entities[entity];
   const form = formOf(reg, entity)!;
-  const kind = def.kind === 'event' && !def.importKeys?.length ? 'event' : 'master';
-  const keyPaths = kind === 'master' ? [...(def.importKeys ?? [])] : [];
+  const kind = def.kind === 'event' && !def.importKeys.length ? 'event' : 'master';
+  const keyPaths = kind === 'master' ? [...def.importKeys] : [];
   const uniquePaths = collectionSpec(reg, entity).uniqueKeys.filter((k) => k.length === 1 && !keyPaths.includes(k[0])).map((k) => k[0]);
 
   const byPath = new Map<string, string>();

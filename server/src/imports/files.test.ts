@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
+import { importableEntities } from '../../../engine/src/index';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { columnCatalogue, mapHeader } from './columns';
-import { importableEntities } from './context';
 import { multipart, seedReferences, startImportHarness, type ImportHarness } from './testing/harness';
 
 let h: ImportHarness;

@@ -167,7 +167,12 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
   const existing = await existingByKey(store, ctx, keys);
   for (let i = 0; i < staged.length; i++) {
     const s = staged[i];
-    const key = keys[i]!;
+    const key = keys[i];
+    // No import key (an entity without one): nothing to match, the row is new.
+    if (!key) {
+      insert(s, newId(), newJson);
+      continue;
+    }
     const matches = existing.get(key.key) ?? [];
     if (matches.length > 1) {
       const label = ctx.labelOf(key.path);

@@ -3,7 +3,7 @@
  * included; lists of rows as indexed columns `path.1.sub`) and one example row showing the
  * shape of each value. References show a placeholder naming what to put there.
  */
-import { localize, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
+import { FIELD_TYPES, localize, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
 import { columnCatalogue } from './columns';
 import { csvLine } from './errorFile';
 
@@ -15,21 +15,7 @@ export interface TemplateOptions {
 
 function example(reg: Registry, f: FieldDef, lang: Lang): string {
   if (f.options?.length) return String((f.options.find((o) => !o.disabled) ?? f.options[0]).value);
-  switch (f.type) {
-    case 'boolean': return 'yes';
-    case 'integer': return String(f.min ?? 1);
-    case 'number': return f.fractionDigits !== undefined ? (12.5).toFixed(f.fractionDigits) : '12.5';
-    case 'date': return '2025-03-31';
-    case 'datetime': return '2025-03-31T14:30:00Z';
-    case 'reference': {
-      const target = reg.entities[f.ref!];
-      const key = target?.importKeys?.[0] ?? 'id';
-      return `<${f.ref} ${key}>`;
-    }
-    default:
-      if (f.widget === 'email' || /email/i.test(f.id)) return 'name@example.com';
-      return `${localize(f.label, lang)} 1`;
-  }
+  return FIELD_TYPES[f.type].example(f, { lang, keyOf: (entity) => reg.entities[entity]?.importKeys[0] ?? 'id' });
 }
 
 function exampleOf(reg: Registry, f: FieldDef, lang: Lang): string {

@@ -7,12 +7,11 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { canAccess, type Registry } from '../../../engine/src/index';
+import { canAccess, importableEntities, type Registry } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
 import { unreadableMultipart } from '../multipartErrors';
 import { newId } from '../store/ids';
 import { columnCatalogue, mapHeader, type HeaderMapping } from './columns';
-import { importableEntities } from './context';
 import { jobMessage, zeroCounts, type ImportMode, type Job } from './jobs';
 import { sniff } from './source';
 
@@ -89,7 +88,7 @@ export function readFields(reg: Registry, fields: Record<string, string>): Impor
 
 /** Importing an entity needs the Data Import key and the entity's own access key. */
 export function checkEntityAccess(reg: Registry, request: FastifyRequest, entity: string): void {
-  const key = reg.entities[entity].access ?? 'Master Data';
+  const key = reg.entities[entity].access;
   if (!request.principal || !canAccess(request.principal, { key }, reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key });
 }
 
@@ -124,7 +123,7 @@ export async function prepareJob(reg: Registry, request: FastifyRequest, upload:
   const job: Job = {
     id: upload.id,
     entity: req.entity,
-    kind: def.kind === 'event' && !def.importKeys?.length ? 'event' : 'master',
+    kind: def.kind === 'event' && !def.importKeys.length ? 'event' : 'master',
     fileName: upload.fileName,
     fileBytes: upload.fileBytes,
     format: sniffed.format,

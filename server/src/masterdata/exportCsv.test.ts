@@ -131,4 +131,22 @@ describe('CSV export of a master-data list', () => {
     const other = await h.userWith(['Reports']);
     expect((await h.app.inject({ method: 'GET', url: '/api/v3/masterdata/company/export.csv', headers: other })).statusCode).toBe(403);
   });
+
+  it('sums up lists of rows, recipe materials with their titles, quantities and units (issue 14)', async () => {
+    const glyphosate = await h.store.insert('material', { name: 'Glyphosate 48', state: 1 });
+    const urea = await h.store.insert('material', { name: 'Urea', state: 1 });
+    const litre = await h.store.insert('units_of_measurement', { unit_name: 'L', sap_unit_name: 'L', state: 1 });
+    await h.store.insert('recipe', {
+      name: 'Mix 1', state: 1,
+      input_materials: [{ material: glyphosate.id, quantity: 2, uom: litre.id }, { material: urea.id, quantity: 5, uom: litre.id }],
+      output_materials: [{ material: urea.id, quantity: 7, uom: litre.id }],
+    });
+    const cells = async (lang: string) => {
+      const res = await h.app.inject({ method: 'GET', url: '/api/v3/masterdata/recipe/export.csv?columns=name,input_materials,output_materials', headers: { ...headers, 'accept-language': lang } });
+      expect(res.statusCode, res.body).toBe(200);
+      return Papa.parse<string[]>(res.body.trimEnd(), { newline: '\r\n' }).data[1];
+    };
+    expect(await cells('en')).toEqual(['Mix 1', 'Glyphosate 48 × 2 L, +1 more', 'Urea × 7 L']);
+    expect((await cells('es'))[1]).toBe('Glyphosate 48 × 2 L, +1 más');
+  });
 });

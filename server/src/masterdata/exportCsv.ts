@@ -62,7 +62,7 @@ export async function* exportCsv(reg: Registry, store: Store, def: EntityDef, qu
     const titles = await referenceTitles(reg, store, cols, page, lang);
     let chunk = '';
     for (const rec of page) {
-      for (const s of def.secretFields ?? []) delete (rec as Record<string, unknown>)[s];
+      for (const s of def.secretFields) delete (rec as Record<string, unknown>)[s];
       chunk += csvLine(cols.map((c) => cellText(c, rec, lang, titles)));
     }
     if (chunk) yield chunk;

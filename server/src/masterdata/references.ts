@@ -1,4 +1,4 @@
-import { formatError, localize, referenceSites, uniqueFieldPaths, type EntityDef, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
+import { formatError, localize, referenceSites, type EntityDef, type FieldDef, type Lang, type Registry } from '../../../engine/src/index';
 import { columnsOf, recordTitle, referencedIds, type ColumnSpec, type RefTitles } from '../../../engine/src/list/index';
 import type { ErrorDetail } from '../apiError';
 import type { Store } from '../store/types';
@@ -19,7 +19,7 @@ export class ReferenceResolver {
 
   private keyPaths(target: string): string[] {
     const def = this.reg.entities[target];
-    return def.importKeys ?? uniqueFieldPaths(def);
+    return [...def.importKeys];
   }
 
   private async findOne(target: string, filter: Rec): Promise<string | null> {

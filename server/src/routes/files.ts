@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { canAccess, fieldAt, formOf, localize, type FieldDef, type Registry } from '../../../engine/src/index';
+import { DEFAULT_ENTITY_ACCESS, canAccess, fieldAt, formOf, localize, type FieldDef, type Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import { unreadableMultipart } from '../multipartErrors';
 import type { ServerConfig } from '../config';
@@ -29,7 +29,7 @@ function largestLimit(reg: Registry): number {
 }
 
 function mayUse(reg: Registry, request: FastifyRequest, entity: string): void {
-  const key = reg.entities[entity]?.access ?? 'Master Data';
+  const key = reg.entities[entity]?.access ?? DEFAULT_ENTITY_ACCESS;
   if (!request.principal || !canAccess(request.principal, { key }, reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key });
 }
 

@@ -74,7 +74,7 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
   for (const def of Object.values(opts.registry.entities)) {
     const name = def.name;
     const base = `/api/v3/masterdata/${name}`;
-    const access = def.access ?? 'Master Data';
+    const access = def.access;
     const tags = [localize(def.pluralLabel)];
     const docBody = toJsonSchema(formOf(opts.registry, name)!);
     delete docBody.$schema;

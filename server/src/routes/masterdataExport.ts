@@ -41,7 +41,7 @@ async function started(csv: AsyncGenerator<string>): Promise<AsyncGenerator<stri
 export async function masterDataExportRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
   for (const def of Object.values(opts.registry.entities)) {
     app.get(`/api/v3/masterdata/${def.name}/export.csv`, {
-      config: { access: def.access ?? 'Master Data' },
+      config: { access: def.access },
       schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery, produces: ['text/csv'] },
     }, async (request, reply) => {
       const query = request.query as { q?: string; sort?: string; state?: number; columns?: string };

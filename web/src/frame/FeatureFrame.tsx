@@ -19,7 +19,7 @@ import { useAppNavigate } from './navigation';
 export function FeatureFrame({ route }: { route: RouteEntry }) {
   const { t } = useTranslation();
   const { config } = useServices();
-  const { allowed } = useShell();
+  const { allowed, registry } = useShell();
   const warehouse = useWarehouse();
   const frame = useFrame();
   const toast = useToast();
@@ -37,8 +37,8 @@ export function FeatureFrame({ route }: { route: RouteEntry }) {
   const trusted = useMemo(() => trustedOrigins(frameAt, window.location.href), [frameAt]);
 
   // The latest state, read when a message arrives without re-subscribing on every change.
-  const ctx = useRef<ProtocolContext>({ routes: allowed, feature: route, warehouse: warehouse.selected, warehouseList: [], language: lang });
-  ctx.current = { routes: allowed, feature: route, warehouse: warehouse.selected, warehouseList: warehouse.groups ?? [], language: lang };
+  const ctx = useRef<ProtocolContext>({ routes: allowed, feature: route, warehouse: warehouse.selected, warehouseList: [], language: lang, registry });
+  ctx.current = { routes: allowed, feature: route, warehouse: warehouse.selected, warehouseList: warehouse.groups ?? [], language: lang, registry };
 
   const warehouseRef = useRef(warehouse);
   warehouseRef.current = warehouse;

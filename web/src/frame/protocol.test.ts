@@ -11,7 +11,7 @@ const mapOnly = routesFor(all, { access: ['traceabilityMapUser'] });
 const group: WarehouseGroup = { name: 'North Hub', warehouseList: [{ id: 1, optchainId: 'a', name: 'Rosario', label: 'Rosario (D-1)', plantId: null }] };
 
 function ctx(over: Partial<ProtocolContext> = {}): ProtocolContext {
-  return { routes: admin, feature: { frameData: true }, warehouse: group, warehouseList: [group], language: 'es', ...over };
+  return { routes: admin, feature: { frameData: true }, warehouse: group, warehouseList: [group], language: 'es', registry: reg, ...over };
 }
 
 describe('parseInbound', () => {
@@ -50,29 +50,29 @@ describe('effectsOf', () => {
 
 describe('goTo', () => {
   it('goes home to /', () => {
-    expect(goToEffects({ type: 'home' }, admin)).toEqual([{ kind: 'navigate', to: '/' }]);
+    expect(goToEffects({ type: 'home' }, admin, reg)).toEqual([{ kind: 'navigate', to: '/' }]);
   });
 
   it('goes to the lowest-ordered route declaring the type, with the query as query string', () => {
-    expect(goToEffects({ type: 'lot', query: { lot: 'L-1', page: 2 } }, admin)).toEqual([{ kind: 'navigate', to: '/product-history?lot=L-1&page=2' }]);
+    expect(goToEffects({ type: 'lot', query: { lot: 'L-1', page: 2 } }, admin, reg)).toEqual([{ kind: 'navigate', to: '/product-history?lot=L-1&page=2' }]);
   });
 
   it('falls back to the next route the user may open', () => {
-    expect(goToEffects({ type: 'lot', query: { lot: 'L-1' } }, mapOnly)).toEqual([{ kind: 'navigate', to: '/traceability-map?lot=L-1' }]);
+    expect(goToEffects({ type: 'lot', query: { lot: 'L-1' } }, mapOnly, reg)).toEqual([{ kind: 'navigate', to: '/traceability-map?lot=L-1' }]);
   });
 
   it('appends a path below the route', () => {
-    expect(goToEffects({ type: 'company', path: '/details/7' }, admin)).toEqual([{ kind: 'navigate', to: '/masterdata/details/7' }]);
+    expect(goToEffects({ type: 'company', path: '/details/7' }, admin, reg)).toEqual([{ kind: 'navigate', to: '/masterdata/details/7' }]);
   });
 
   it('shows the invalid-data error and does not navigate when the query fails the type\'s validation', () => {
-    expect(goToEffects({ type: 'lot', query: { lot: 42 } }, admin)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
-    expect(goToEffects({ type: 'epc', query: {} }, admin)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
-    expect(goToEffects({ type: 'import', query: { entity: 'lot' } }, admin)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
+    expect(goToEffects({ type: 'lot', query: { lot: 42 } }, admin, reg)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
+    expect(goToEffects({ type: 'epc', query: {} }, admin, reg)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
+    expect(goToEffects({ type: 'import', query: { entity: 'lot' } }, admin, reg)).toEqual([{ kind: 'toast', toast: 'invalidData' }]);
   });
 
   it('warns Unavailable when no route the user may open declares the type', () => {
-    expect(goToEffects({ type: 'company' }, mapOnly)).toEqual([{ kind: 'toast', toast: 'unavailable' }]);
-    expect(goToEffects({ type: 'nothing' }, admin)).toEqual([{ kind: 'toast', toast: 'unavailable' }]);
+    expect(goToEffects({ type: 'company' }, mapOnly, reg)).toEqual([{ kind: 'toast', toast: 'unavailable' }]);
+    expect(goToEffects({ type: 'nothing' }, admin, reg)).toEqual([{ kind: 'toast', toast: 'unavailable' }]);
   });
 });

@@ -1,4 +1,4 @@
-import { resolveGoTo, validateQuery, type Lang, type RouteEntry, type WarehouseGroup } from '../../../engine/src/index';
+import { resolveGoTo, validateQuery, type Lang, type Registry, type RouteEntry, type WarehouseGroup } from '../../../engine/src/index';
 import type { GoToPayload, InboundMessage, OutboundMessage } from './messages';
 
 /** What the shell knows when a frame message arrives. */
@@ -10,6 +10,8 @@ export interface ProtocolContext {
   warehouse: WarehouseGroup | null;
   warehouseList: WarehouseGroup[];
   language: Lang;
+  /** Which entities an import deep link may name. */
+  registry: Pick<Registry, 'entities'>;
 }
 
 /** What the shell does about a message; applied by the frame component, tested here without a browser. */
@@ -37,8 +39,8 @@ function queryString(query: unknown): string {
  * otherwise the engine resolves the type over the user's routes (home is /); no route is a
  * warning toast. A path is appended below the route, the query becomes its query string.
  */
-export function goToEffects(p: GoToPayload, routes: RouteEntry[]): Effect[] {
-  if (!validateQuery(p.type, p.query).valid) return [{ kind: 'toast', toast: 'invalidData' }];
+export function goToEffects(p: GoToPayload, routes: RouteEntry[], registry: Pick<Registry, 'entities'>): Effect[] {
+  if (!validateQuery(p.type, p.query, registry).valid) return [{ kind: 'toast', toast: 'invalidData' }];
   const target = resolveGoTo(routes, p.type);
   if (!target) return [{ kind: 'toast', toast: 'unavailable' }];
   const sub = p.path ? p.path.replace(/^\/+/, '') : '';
@@ -55,7 +57,7 @@ export function effectsOf(msg: InboundMessage, ctx: ProtocolContext): Effect[] {
     case 'requestLanguagePref':
       return [{ kind: 'reply', message: { type: 'languagePref', payload: { language: ctx.language } } }];
     case 'goTo':
-      return goToEffects(msg.payload, ctx.routes);
+      return goToEffects(msg.payload, ctx.routes, ctx.registry);
     case 'clearSelectedWarehouse':
       return [{ kind: 'clearWarehouse' }];
     case 'helpStatus':

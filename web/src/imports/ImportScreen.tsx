@@ -38,7 +38,7 @@ function ImportForm({ route }: ScreenProps) {
   const { api } = useServices();
   const { registry, lang, principal } = useShell();
   const imports = useMemo(() => importsApi(api), [api]);
-  const entities = importableFor(route?.path).filter((e) => mayOpenEntity(registry, principal, e));
+  const entities = importableFor(registry, route?.path).filter((e) => mayOpenEntity(registry, principal, e));
   const [entity, setEntity] = useState(entities[0] ?? '');
   const [headers, setHeaders] = useState<HeaderKind>('ids');
   const [mode, setMode] = useState<ImportMode>('all-or-nothing');

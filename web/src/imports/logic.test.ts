@@ -3,6 +3,8 @@ import {
   attachmentName, durationSeconds, errorLines, formatNumber, hasErrorFile, importableFor, isFinished, localTime,
   pageCount, pollDelay, statusSeverity, templatePath, uploadForm, type ImportJob, type ImportStatus, type RejectedRows,
 } from './logic';
+import { loadRegistry } from '../../../engine/src/index';
+import { fixtureSources } from '../../../engine/src/testing/fixtures';
 
 const job = (o: Partial<ImportJob>): ImportJob => ({
   id: 'J1', entity: 'material', fileName: 'm.csv', dryRun: true, mode: 'all-or-nothing', status: 'succeeded', phase: 'done',
@@ -11,12 +13,19 @@ const job = (o: Partial<ImportJob>): ImportJob => ({
 });
 
 describe('import screen logic', () => {
-  it('offers only the event entities on the event screen, and only master data on the import screen', () => {
-    expect(importableFor('/data-import/event')).toEqual(['object_events', 'transformation_events']);
-    expect(importableFor('/data-import/event/')).toEqual(['object_events', 'transformation_events']);
-    expect(importableFor('/data-import/import')).toContain('material');
-    expect(importableFor('/data-import/import')).not.toContain('object_events');
-    expect(importableFor(undefined)).toHaveLength(9);
+  it('offers only the importable event entities on the event screen, and only master data on the import screen', () => {
+    const t = (en: string) => ({ en, es: en });
+    const entity = (name: string, kind: string, importable?: boolean) =>
+      ({ name, kind, importable, label: t(name), pluralLabel: t(name), fields: [{ id: 'name', label: t('Name'), type: 'string' }] });
+    const reg = loadRegistry(fixtureSources({
+      'schemas/entities/object_events.json': entity('object_events', 'event'),
+      'schemas/entities/lot.json': entity('lot', 'event', false),
+      'schemas/entities/group.json': entity('group', 'system'),
+    })).registry!;
+    expect(importableFor(reg, '/data-import/event')).toEqual(['object_events']);
+    expect(importableFor(reg, '/data-import/event/')).toEqual(['object_events']);
+    expect(importableFor(reg, '/data-import/import')).toEqual(['company', 'material']);
+    expect(importableFor(reg, undefined)).toEqual(['company', 'material']);
   });
 
   it('lists one line per rejected cell in row order, a row-level problem with an empty column', () => {

@@ -1,9 +1,7 @@
 /** What the import screens derive from the import API's answers (docs/imports.md); no React here. */
 import type { CellMessage, ImportCounts, ImportJobPage, ImportJobStatus, ImportMode, ImportStatus, RejectedRows } from '../../../engine/src/contract';
+import { importableEntities, type Registry } from '../../../engine/src/index';
 
-/** The entities each import screen offers (docs/imports.md "Entities", SPEC §5). */
-export const MASTER_IMPORTS = ['company', 'material', 'supply', 'recipe', 'ibc_container', 'company_division', 'country', 'units_of_measurement', 'material_package'] as const;
-export const EVENT_IMPORTS = ['object_events', 'transformation_events'] as const;
 
 export type { CellMessage, CodedMessage, ImportCounts, ImportMode, ImportStatus, JobMessage, RejectedRows } from '../../../engine/src/contract';
 export { ERRORS_PAGE_SIZE, LOGS_PAGE_SIZE } from '../../../engine/src/contract';
@@ -38,9 +36,9 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
 
-/** The entities a screen offers: the event screen only the event entities. */
-export function importableFor(path: string | undefined): readonly string[] {
-  return path?.replace(/\/+$/, '').endsWith('/event') ? EVENT_IMPORTS : MASTER_IMPORTS;
+/** The importable entities a screen offers (docs/imports.md "Entities"): the event screen only the event entities. */
+export function importableFor(registry: Pick<Registry, 'entities'>, path: string | undefined): readonly string[] {
+  return importableEntities(registry, path?.replace(/\/+$/, '').endsWith('/event') ? 'event' : 'master');
 }
 
 /** The template's address; the server writes labels in English or Spanish (French reads English). */

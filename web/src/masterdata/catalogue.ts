@@ -1,6 +1,4 @@
-import { canAccess, localize, type Lang, type Principal, type Registry } from '../../../engine/src/index';
-
-export const DEFAULT_ENTITY_ACCESS = 'Master Data';
+import { DEFAULT_ENTITY_ACCESS, canAccess, localize, type Lang, type Principal, type Registry } from '../../../engine/src/index';
 
 export interface CatalogueEntry {
   name: string;
@@ -10,7 +8,7 @@ export interface CatalogueEntry {
   access: string;
 }
 
-/** The access key an entity's screens and API need: its `access`, else "Master Data". */
+/** The access key an entity's screens and API need (an unknown entity: the default, so nobody is let in by a typo). */
 export function entityAccess(registry: Registry, entity: string): string {
   return registry.entities[entity]?.access ?? DEFAULT_ENTITY_ACCESS;
 }

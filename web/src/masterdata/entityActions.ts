@@ -13,6 +13,6 @@ export interface EntityActions {
  * be invited and have their password reset.
  */
 export function entityActions(def: EntityDef | undefined): EntityActions {
-  const signsIn = !!def && def.fields.some((f) => f.id === 'email') && (def.secretFields ?? []).some((s) => s.startsWith('password'));
+  const signsIn = !!def && def.fields.some((f) => f.id === 'email') && def.secretFields.some((s) => s.startsWith('password'));
   return { invite: signsIn, resetPassword: signsIn };
 }

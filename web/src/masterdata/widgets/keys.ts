@@ -1,16 +1,18 @@
 /**
- * The widget keys of the field definitions (`ui:options.widget`, engine defaultWidget) and
- * how each is mounted: object- or multi-typed values need an RJSF *field*, scalars a *widget*;
- * `object`, `address` and `list` keep RJSF's own object and array layouts. The components
- * live in ./registry.ts; this table stays free of React for tests.
+ * How each widget key of the definitions is mounted, from the engine's one list
+ * (engine/src/fields/widgets.ts): object- or multi-typed values need an RJSF *field*,
+ * scalars a *widget*; `object`, `address` and `list` keep RJSF's own object and array
+ * layouts. The components live in ./registry.ts; this table stays free of React for tests.
  */
-export const FIELD_WIDGETS: ReadonlySet<string> = new Set(['picker', 'autocomplete', 'location', 'upload']);
+import { WIDGET_KEYS, WIDGET_MOUNTS, type WidgetMount } from '../../../../engine/src/fields/widgets';
 
-export const LAYOUT_WIDGETS: ReadonlySet<string> = new Set(['object', 'address', 'list']);
+const mounted = (mount: WidgetMount): ReadonlySet<string> => new Set(WIDGET_KEYS.filter((k) => WIDGET_MOUNTS[k] === mount));
 
-export const SCALAR_WIDGETS: ReadonlySet<string> = new Set([
-  'text', 'textarea', 'email', 'phone', 'color', 'select', 'checkbox', 'date', 'datetime', 'number', 'percent', 'hidden',
-]);
+export const FIELD_WIDGETS = mounted('field');
+
+export const LAYOUT_WIDGETS = mounted('layout');
+
+export const SCALAR_WIDGETS = mounted('scalar');
 
 export function isRegisteredWidget(key: string): boolean {
   return SCALAR_WIDGETS.has(key) || FIELD_WIDGETS.has(key);
