@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   flexRender, getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState,
@@ -28,7 +28,9 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { md, registry, lang, settings } = useMasterData();
-  const list = useEntityList(md, entity, settings.picker.debounceMs);
+  // `?q=` deep links open the list already filtered.
+  const [params] = useSearchParams();
+  const list = useEntityList(md, entity, settings.picker.debounceMs, params.get('q') ?? '');
   const specs = useMemo(() => columnsOf(registry, entity, lang), [registry, entity, lang]);
   const [visibility, setVisibility] = useState<VisibilityState>(() => Object.fromEntries(specs.filter((c) => c.optional).map((c) => [c.path, false])));
   const [busy, setBusy] = useState<string | null>(null);
