@@ -116,6 +116,11 @@ describe('shell', () => {
     await page.getByRole('menuitem', { name: 'Francés' }).click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('fr');
     expect(await page.locator('[data-testid=language-button]').innerText()).toContain('FR');
+    // The menu saved Spanish to the admin's profile; French is no profile language (SPEC 3.3:
+    // English or Spanish), so it stays this browser's. Back to English for the tests after this one.
+    const token = await bearer(USERS.admin.email, USERS.admin.password);
+    expect(await profileLanguage(token)).toBe('es');
+    await setProfileLanguage(token, 'en');
     await context.close();
   });
 

@@ -19,7 +19,7 @@ function withLanguage(p: Profile, language: Lang): Profile {
  * SPEC 7: the profile, cached under id `profile`. The language the user chose last wins:
  * one chosen on the sign-in screen is saved to the profile after sign-in; otherwise the
  * profile's sets the interface language once per sign-in. The language menu saves its
- * choice too. The frame is told after the deployment's delay (1 s).
+ * choice too (when the profile can hold it). The frame is told after the deployment's delay (1 s).
  */
 export function ProfileProvider({ children }: { children: ReactNode }) {
   const { api, config, keys } = useServices();
@@ -29,6 +29,10 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   const [profile, setProfile] = useState<Profile | null>(null);
   const [loaded, setLoaded] = useState(false);
   const delay = config.deployment.settings.timings.languagePushDelayMs;
+  // The profile stores the available languages only (SPEC 3.3: English or Spanish); the menu
+  // may offer more (French), which stay this browser's choice.
+  const available = config.deployment.settings.languages.available;
+  const storable = useCallback((l: unknown): l is Lang => isLang(l) && available.includes(l), [available]);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const applyLanguage = useCallback((p: Profile) => {
@@ -52,8 +56,8 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
           updateSession({ profileLanguageApplied: true });
           const pending = local.get(keys.languagePending);
           local.remove(keys.languagePending);
-          if (isLang(pending) && pending !== p.primary_fields?.language) void saveRef.current(withLanguage(p, pending)).catch((e: unknown) => console.error('profile language not saved', e));
-          else applyLanguage(p);
+          if (storable(pending) && pending !== p.primary_fields?.language) void saveRef.current(withLanguage(p, pending)).catch((e: unknown) => console.error('profile language not saved', e));
+          else if (!isLang(pending)) applyLanguage(p);
         }
       })
       .catch((e: unknown) => console.error('profile failed', e))
@@ -61,7 +65,7 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false;
     };
-  }, [api, applyLanguage, updateSession, keys.languagePending]);
+  }, [api, applyLanguage, updateSession, keys.languagePending, storable]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -77,8 +81,8 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   saveRef.current = save;
   const chooseLanguage = useCallback((lang: Lang) => {
     setLanguage(lang);
-    if (profile) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
-  }, [profile, save, setLanguage]);
+    if (profile && storable(lang) && lang !== profile.primary_fields?.language) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
+  }, [profile, save, setLanguage, storable]);
 
   const value = useMemo<ProfileValue>(() => ({ profile, loaded, save, chooseLanguage }), [profile, loaded, save, chooseLanguage]);
   return <ProfileContext.Provider value={value}>{children}</ProfileContext.Provider>;
