@@ -15,6 +15,8 @@ export interface FieldDef {
   id: string;
   label: LocalText;
   help?: LocalText;
+  /** A valid value for the CSV template's example row. */
+  example?: string;
   type: FieldType;
   ref?: string;
   widget?: string;

@@ -70,7 +70,11 @@ function materialFile(withMistakes: boolean): Buffer {
 }
 
 async function choose(file: Buffer, name = 'materials.csv'): Promise<void> {
-  await page.locator('[data-testid=import-file]').setInputFiles({ name, mimeType: 'text/csv', buffer: file });
+  const input = page.locator('[data-testid=import-file]');
+  // Drawn as the app's outlined button, not the browser's grey one.
+  expect(await input.evaluate((el) => getComputedStyle(el, '::file-selector-button').borderTopStyle)).toBe('solid');
+  expect(await input.evaluate((el) => getComputedStyle(el, '::file-selector-button').backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+  await input.setInputFiles({ name, mimeType: 'text/csv', buffer: file });
 }
 
 async function downloadText(click: () => Promise<void>): Promise<string> {
@@ -218,7 +222,11 @@ describe(`CSV import screens (${ROWS.toLocaleString('en')} rows)`, () => {
     expect(errors.split(/\r?\n/).filter(Boolean)).toHaveLength(5);
     await screenshot(page, 'imports-logs');
 
-    await mine.nth(2).locator('[data-testid=import-log-open]').click();
+    // The file name is styled as the app's link, and the whole row opens the job.
+    const link = mine.nth(2).locator('[data-testid=import-log-open]');
+    expect(await link.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('none');
+    expect(await link.evaluate((a) => getComputedStyle(a).fontWeight)).toBe('600');
+    await mine.nth(2).locator('td[data-column=entity]').click();
     await page.locator('[data-testid=import-job][data-status=succeeded][data-dry-run=true]').waitFor();
     expect(await page.locator('[data-testid=import-error-row]').count()).toBe(4);
     // In Spanish the messages are translated from their code and values, labels included.

@@ -36,6 +36,13 @@ async function search(text: string): Promise<void> {
   await expect.poll(async () => (await rows().allInnerTexts()).every((t) => t.includes(text)) && (await rows().count()) > 0, { timeout: 10_000 }).toBe(true);
 }
 
+/** A success toast that names the record, shown for SPEC's 8000 ms. */
+async function successToast(text: string): Promise<void> {
+  const toast = page.locator('.p-toast-message-success').filter({ hasText: text });
+  await toast.waitFor({ timeout: 10_000 });
+  await toast.locator('.p-toast-icon-close').click();
+}
+
 /** The error text RJSF shows under one field (the element its input is described by). */
 async function errorsAt(inputId: string): Promise<string> {
   const el = page.locator(`[id="${inputId}__error"]`);
@@ -55,9 +62,12 @@ describe('generated master-data screens', () => {
     await page.locator('#root_email').fill('ventas@quimex.test');
     await expect.poll(() => page.locator('[data-testid=form-summary]').count()).toBe(0);
     await page.locator('[data-testid=form-save]').click();
+    await successToast(`${NAME} was created`);
     await page.locator('[data-testid=entity-list]').waitFor();
     await search(NAME);
     expect(await rows().first().innerText()).toContain('ventas@quimex.test');
+    // One record, one page: the total is singular.
+    expect(await page.locator('[data-testid=list-total]').innerText()).toMatch(/· 1 record$/);
   });
 
   it('edits its Company ESG extension and keeps the value', async () => {
@@ -67,11 +77,44 @@ describe('generated master-data screens', () => {
     const score = page.locator('[id="root_extensions_companyEsg_ESG-CC_score"]');
     await score.fill('87.5');
     await page.locator('[data-testid=form-save]').click();
+    await successToast(`${NAME} was saved`);
     await page.locator('[data-testid=entity-list]').waitFor();
     await search(NAME);
     await rows().first().locator('[data-testid=row-edit]').click();
     await expect.poll(() => page.locator('[id="root_extensions_companyEsg_ESG-CC_score"]').inputValue()).toBe('87.5');
     await page.locator('[data-testid=form-cancel]').click();
+  });
+
+  it('fits the company and user lists in 1440 × 900 with the actions in view, and shows cards on a phone', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      for (const [path, entity] of [['/masterdata/company', 'company'], ['/user-management', 'user']]) {
+        await page.goto(path);
+        await page.locator(`[data-testid=entity-list][data-entity=${entity}]`).waitFor();
+        await rows().first().waitFor({ timeout: 10_000 });
+        for (const cell of [page.locator('th[data-column=_actions]'), rows().first().locator('td[data-column=_actions]')]) {
+          const box = (await cell.boundingBox())!;
+          expect(box.x).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width).toBeLessThanOrEqual(1440);
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
+        // Every text cell carries its whole text as a tooltip, shown when it is cut.
+        const cells = await rows().first().locator('td:not([data-column=_actions])').evaluateAll((tds) => tds.map((td) => ({ text: (td as HTMLElement).innerText.trim(), title: td.querySelector('[title]')?.getAttribute('title') ?? '' })));
+        for (const c of cells.filter((x) => x.text)) expect(c.title).toBe(c.text);
+        await screenshot(page, `masterdata-${entity}-list-1440`);
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/masterdata/company');
+      await rows().first().waitFor({ timeout: 10_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await rows().first().evaluate((tr) => getComputedStyle(tr).display)).not.toBe('table-row');
+      expect(await rows().first().locator('td[data-column=company_name]').getAttribute('data-label')).toBe('Company name');
+      const actions = (await rows().first().locator('[data-testid=row-edit]').boundingBox())!;
+      expect(actions.x + actions.width).toBeLessThanOrEqual(390);
+      await screenshot(page, 'masterdata-company-list-phone');
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 820 });
+    }
   });
 
   it('picks a parent company by typing three letters', async () => {
@@ -114,7 +157,16 @@ describe('generated master-data screens', () => {
   it('disables the company and finds it under the Disabled filter', async () => {
     await openCompanies();
     await search(NAME);
+    // Disabling asks first: declining changes nothing, accepting disables.
     await rows().first().locator('[data-testid=row-disable]').click();
+    const dialog = page.locator('.p-confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(NAME);
+    await dialog.locator('.p-confirm-dialog-reject').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await rows().count()).toBe(1);
+    await rows().first().locator('[data-testid=row-disable]').click();
+    await page.locator('.p-confirm-dialog .p-confirm-dialog-accept').click();
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
     await page.locator('[data-testid=state-filter]').getByText('Disabled', { exact: true }).click();
     await search(NAME);

@@ -17,6 +17,22 @@ afterAll(async () => {
   await browser?.close();
 });
 
+async function bearer(email: string, password: string): Promise<string> {
+  const res = await fetch(`${env.base}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function profileLanguage(token: string): Promise<string | undefined> {
+  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { detail: { primary_fields?: { language?: string } } }).detail.primary_fields?.language;
+}
+
+async function setProfileLanguage(token: string, language: string): Promise<void> {
+  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+  const { detail } = (await res.json()) as { detail: Record<string, unknown> };
+  await fetch(`${env.base}/api/auth/profile`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...detail, primary_fields: { language } }) });
+}
+
 const topLevelIds = (page: Page) => page.locator('.tm-nav > li > [data-menu-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id')));
 
 describe('shell', () => {
@@ -100,6 +116,11 @@ describe('shell', () => {
     await page.getByRole('menuitem', { name: 'Francés' }).click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('fr');
     expect(await page.locator('[data-testid=language-button]').innerText()).toContain('FR');
+    // The menu saved Spanish to the admin's profile; French is no profile language (SPEC 3.3:
+    // English or Spanish), so it stays this browser's. Back to English for the tests after this one.
+    const token = await bearer(USERS.admin.email, USERS.admin.password);
+    expect(await profileLanguage(token)).toBe('es');
+    await setProfileLanguage(token, 'en');
     await context.close();
   });
 
@@ -205,6 +226,40 @@ describe('shell', () => {
     await box.fill('Agro E2E');
     await page.locator('.tm-search__group[data-entity=company]').waitFor({ timeout: 15_000 });
     expect(await page.locator('.tm-search__group[data-entity=company]').innerText()).toContain('Agro E2E S.A.');
+    // A result opens that record's form, not the catalogue.
+    await page.locator('.tm-search__group[data-entity=company] .tm-search__item').first().click();
+    await page.locator('[data-testid=entity-form][data-entity=company][data-purpose=edit]').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator('#root_company_name').inputValue()).toBe('Agro E2E S.A.');
+    expect(new URL(page.url()).pathname).toMatch(/^\/masterdata\/company\/[^/]+$/);
     await context.close();
+  });
+
+  it('opens an entity list filtered by the q of its deep link', async () => {
+    const { page, context } = await newSession(browser);
+    await signIn(page, USERS.admin.email, USERS.admin.password);
+    await page.goto('/masterdata/company?q=Agro%20E2E');
+    await page.locator('[data-testid=entity-list][data-entity=company]').waitFor();
+    expect(await page.locator('[data-testid=list-search]').inputValue()).toBe('Agro E2E');
+    const rows = page.locator('[data-testid=list-row]');
+    await expect.poll(async () => (await rows.count()) > 0 && (await rows.allInnerTexts()).every((t) => t.includes('Agro E2E')), { timeout: 10_000 }).toBe(true);
+    await context.close();
+  });
+
+  it('saves the language chosen in the header to the profile: the next sign-in elsewhere uses it', async () => {
+    const user = USERS.noName;
+    const first = await newSession(browser);
+    await signIn(first.page, user.email, user.password);
+    await first.page.locator('[data-testid=language-button]').click();
+    await first.page.getByRole('menuitem', { name: 'Spanish' }).click();
+    await expect.poll(() => first.page.locator('html').getAttribute('lang')).toBe('es');
+    const token = await bearer(user.email, user.password);
+    await expect.poll(() => profileLanguage(token), { timeout: 10_000 }).toBe('es');
+    await first.context.close();
+    // A fresh browser (nothing remembered locally) signs in in Spanish: the profile says so.
+    const second = await newSession(browser);
+    await signIn(second.page, user.email, user.password);
+    await expect.poll(() => second.page.locator('html').getAttribute('lang')).toBe('es');
+    await second.context.close();
+    await setProfileLanguage(token, 'en');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
+import { env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -116,6 +116,30 @@ describe('sign-in screen', () => {
     const { page, context } = await newSession(browser);
     await signIn(page, USERS.noName.email, USERS.noName.password);
     expect(await page.locator('[data-testid=user-button] [data-testid=avatar]').innerText()).toBe(USERS.noName.initials);
+    await context.close();
+  });
+
+  it('keeps the language chosen at sign-in after sign-in and reload, and saves it to the profile', async () => {
+    const user = USERS.noName;
+    const { page, context } = await newSession(browser);
+    await gotoSignIn(page);
+    await page.locator('.tm-langswitch__item[lang=es]').click();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
+    await page.locator('input[name=email]').fill(user.email);
+    await page.locator('input[name=password]').fill(user.password);
+    await page.locator('button[type=submit]').click();
+    await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('[data-testid=language-button]').innerText(), { timeout: 10_000 }).toContain('ES');
+    await page.reload();
+    await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('[data-testid=language-button]').innerText()).toContain('ES');
+    const res = await fetch(`${env.base}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) });
+    const { token } = (await res.json()) as { token: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const profile = async () => ((await (await fetch(`${env.base}/api/auth/profile`, { headers: auth })).json()) as { detail: Record<string, unknown> & { primary_fields: { language: string } } }).detail;
+    await expect.poll(async () => (await profile()).primary_fields.language, { timeout: 10_000 }).toBe('es');
+    await fetch(`${env.base}/api/auth/profile`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ ...(await profile()), primary_fields: { language: 'en' } }) });
     await context.close();
   });
 

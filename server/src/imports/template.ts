@@ -14,6 +14,7 @@ export interface TemplateOptions {
 }
 
 function example(reg: Registry, f: FieldDef, lang: Lang): string {
+  if (f.example !== undefined) return f.example;
   if (f.options?.length) return String((f.options.find((o) => !o.disabled) ?? f.options[0]).value);
   return FIELD_TYPES[f.type].example(f, { lang, keyOf: (entity) => reg.entities[entity]?.importKeys[0] ?? 'id' });
 }

@@ -6,6 +6,8 @@ export function storageKeys(deploymentName: string) {
     session: `${deploymentName}.session`,
     lastEmail: `${deploymentName}.lastEmail`,
     language: `${deploymentName}.language`,
+    /** A language chosen before sign-in, not yet saved to the profile. */
+    languagePending: `${deploymentName}.languagePending`,
     selectedWarehouse: selectedWarehouseKey(deploymentName),
   } as const;
 }

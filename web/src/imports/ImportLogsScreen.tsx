@@ -5,7 +5,7 @@ import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Route, Routes, useParams } from 'react-router-dom';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import { localize } from '../../../engine/src/index';
 import { errorText } from '../api/errorText';
 import { useServices } from '../app/services';
@@ -44,6 +44,7 @@ function LogList({ imports }: { imports: ImportsApi }) {
   const { registry, lang } = useShell();
   const [page, setPage] = useState(1);
   const { answer, error } = useJobPage(imports, page);
+  const navigate = useNavigate();
   const columns = useMemo<ColumnDef<ImportJob>[]>(() => [
     { id: 'when', header: t('import.log.when'), cell: ({ row }) => localTime(row.original.createdAt) },
     { id: 'who', header: t('import.log.who'), cell: ({ row }) => row.original.createdBy?.displayName || row.original.createdBy?.email },
@@ -52,7 +53,7 @@ function LogList({ imports }: { imports: ImportsApi }) {
       header: t('import.log.file'),
       cell: ({ row }) => (
         <span className="tm-import-file">
-          <Link to={encodeURIComponent(row.original.id)} data-testid="import-log-open">{row.original.fileName}</Link>
+          <Link to={encodeURIComponent(row.original.id)} className="tm-import-open" data-testid="import-log-open">{row.original.fileName}</Link>
           <small>{t(row.original.dryRun ? 'import.log.dryRun' : 'import.log.import')}</small>
         </span>
       ),
@@ -91,8 +92,9 @@ function LogList({ imports }: { imports: ImportsApi }) {
         page={page}
         pageSize={LOGS_PAGE_SIZE}
         onPage={setPage}
-        summary={t('import.log.summary', { total: formatNumber(answer?.total ?? 0, lang) })}
+        summary={t('import.log.summary', { count: answer?.total ?? 0, total: formatNumber(answer?.total ?? 0, lang) })}
         testId="import-logs"
+        onRowClick={(j) => navigate(encodeURIComponent(j.id))}
         rowAttributes={(j) => ({ 'data-testid': 'import-log-row', 'data-id': j.id, 'data-status': j.status, 'data-dry-run': String(j.dryRun) })}
         empty={t('import.log.empty')}
         loading={answer === null && error === null}

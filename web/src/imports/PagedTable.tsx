@@ -19,10 +19,17 @@ export interface PagedTableProps<T> {
   rowAttributes: (row: T) => Record<string, string>;
   empty?: string;
   loading?: boolean;
+  /** A row opens something: the whole row is the target (the links and buttons in it keep their own). */
+  onRowClick?: (row: T) => void;
+}
+
+/** Clicks on a link or button inside the row are theirs, not the row's. */
+function ownTarget(e: { target: EventTarget }): boolean {
+  return e.target instanceof Element && e.target.closest('a, button, input') !== null;
 }
 
 /** A server-paged TanStack table in PrimeReact's table styling (the master-data lists' look). */
-export function PagedTable<T>({ data, columns, total, page, pageSize, onPage, summary, testId, rowAttributes, empty, loading }: PagedTableProps<T>) {
+export function PagedTable<T>({ data, columns, total, page, pageSize, onPage, summary, testId, rowAttributes, empty, loading, onRowClick }: PagedTableProps<T>) {
   const { t } = useTranslation();
   const table = useReactTable({
     data,
@@ -46,7 +53,11 @@ export function PagedTable<T>({ data, columns, total, page, pageSize, onPage, su
           </thead>
           <tbody className="p-datatable-tbody">
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} {...rowAttributes(row.original)}>
+              <tr
+                key={row.id} {...rowAttributes(row.original)}
+                className={onRowClick ? 'tm-row-link' : undefined}
+                onClick={onRowClick && ((e) => { if (!ownTarget(e)) onRowClick(row.original); })}
+              >
                 {row.getVisibleCells().map((cell) => <td key={cell.id} data-column={cell.column.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
               </tr>
             ))}

@@ -1,14 +1,16 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   flexRender, getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState,
 } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
+import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
 import { InputText } from 'primereact/inputtext';
 import { SelectButton } from 'primereact/selectbutton';
 import { MultiSelect } from 'primereact/multiselect';
 import type { Rec } from './api';
+import { localize } from '../../../engine/src/index';
 import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
 import { PAGE_SIZE, type StateFilter } from './listState';
 import { useEntityList } from './useEntityList';
@@ -28,7 +30,9 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { md, registry, lang, settings } = useMasterData();
-  const list = useEntityList(md, entity, settings.picker.debounceMs);
+  // `?q=` deep links open the list already filtered.
+  const [params] = useSearchParams();
+  const list = useEntityList(md, entity, settings.picker.debounceMs, params.get('q') ?? '');
   const specs = useMemo(() => columnsOf(registry, entity, lang), [registry, entity, lang]);
   const [visibility, setVisibility] = useState<VisibilityState>(() => Object.fromEntries(specs.filter((c) => c.optional).map((c) => [c.path, false])));
   const [busy, setBusy] = useState<string | null>(null);
@@ -40,6 +44,23 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
     run().then(list.reload, (e: Error) => setActionError(e.message)).finally(() => setBusy(null));
   };
 
+  /** Disabling takes a record out of every picker: it is confirmed first. */
+  const confirmDisable = (record: Rec) => {
+    const id = String(record.id);
+    const def = registry.entities[entity];
+    const title = String(record[def?.titleField ?? 'id'] ?? id);
+    confirmDialog({
+      header: t('masterdata.disable.header', { entity: def ? localize(def.label, lang) : entity }),
+      message: t('masterdata.disable.message', { title }),
+      icon: 'pi pi-exclamation-triangle',
+      acceptLabel: t('masterdata.action.disable'),
+      rejectLabel: t('masterdata.action.cancel'),
+      acceptClassName: 'p-button-danger',
+      defaultFocus: 'reject',
+      accept: () => act(id, () => md.disable(entity, id)),
+    });
+  };
+
   // A reference cell shows its record's title, which the list call answers with the page.
   const titles = list.answer?.titles;
   const columns = useMemo<ColumnDef<Rec>[]>(() => [
@@ -48,7 +69,11 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
       header: c.label,
       enableSorting: c.sortable,
       accessorFn: (r) => cellText(c, r, lang, titles),
-      cell: (info) => (c.sync ? <span className="tm-sync" data-sync={String(info.getValue() || 'pending')}>{String(info.getValue() || t('masterdata.sync.pending'))}</span> : String(info.getValue() ?? '')),
+      cell: (info) => {
+        const text = c.sync ? String(info.getValue() || t('masterdata.sync.pending')) : String(info.getValue() ?? '');
+        // Long texts are cut to the column's width; the whole text is the tooltip.
+        return <span className="tm-cell" title={text || undefined} data-sync={c.sync ? String(info.getValue() || 'pending') : undefined}>{text}</span>;
+      },
     })),
     {
       id: '_actions',
@@ -63,13 +88,13 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
             <Button icon="pi pi-pencil" text rounded aria-label={t('masterdata.action.edit')} data-testid="row-edit" onClick={() => navigate(`${basePath}/${encodeURIComponent(id)}`)} />
             {disabled
               ? <Button icon="pi pi-check-circle" text rounded aria-label={t('masterdata.action.enable')} data-testid="row-enable" disabled={busy === id} onClick={() => act(id, () => md.enable(entity, id))} />
-              : <Button icon="pi pi-ban" text rounded severity="danger" aria-label={t('masterdata.action.disable')} data-testid="row-disable" disabled={busy === id} onClick={() => act(id, () => md.disable(entity, id))} />}
+              : <Button icon="pi pi-ban" text rounded severity="danger" aria-label={t('masterdata.action.disable')} data-testid="row-disable" disabled={busy === id} onClick={() => confirmDisable(row.original)} />}
             {rowActions?.(row.original, list.reload)}
           </span>
         );
       },
     },
-  ], [specs, lang, titles, t, basePath, busy, md, entity, rowActions, list.reload, navigate]);
+  ], [specs, lang, titles, t, basePath, busy, md, entity, rowActions, list.reload, navigate, registry]);
 
   const total = list.answer?.total ?? 0;
   const table = useReactTable({
@@ -110,6 +135,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
         <CsvExportButton entity={entity} query={{ q: list.q, sort: list.sorting, filter: list.filter }} columns={table.getVisibleLeafColumns().map((c) => c.id).filter((id) => id !== '_actions')} />
         <Button label={t('masterdata.action.new')} icon="pi pi-plus" onClick={() => navigate(`${basePath}/new`)} data-testid="list-new" />
       </div>
+      <ConfirmDialog />
       {(list.error ?? actionError) && <div className="p-message p-message-error" role="alert">{list.error ?? actionError}</div>}
       <div className="p-datatable p-component p-datatable-sm">
         <div className="p-datatable-wrapper">
@@ -133,7 +159,11 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
             <tbody className="p-datatable-tbody">
               {table.getRowModel().rows.map((row) => (
                 <tr key={row.id} data-testid="list-row" data-id={row.id}>
-                  {row.getVisibleCells().map((cell) => <td key={cell.id} data-column={cell.column.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} data-column={cell.column.id} data-label={cell.column.id === '_actions' ? undefined : String(cell.column.columnDef.header)}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
                 </tr>
               ))}
               {!list.loading && total === 0 && <tr><td colSpan={columns.length} data-testid="list-empty">{t('masterdata.list.empty')}</td></tr>}
@@ -142,7 +172,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
         </div>
         <div className="p-paginator p-component" data-testid="list-pager">
           <Button icon="pi pi-angle-left" text aria-label={t('masterdata.list.previous')} disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()} />
-          <span data-testid="list-total">{t('masterdata.list.page', { page: list.pageIndex + 1, pages: Math.max(1, table.getPageCount()), total })}</span>
+          <span data-testid="list-total">{t('masterdata.list.page', { page: list.pageIndex + 1, pages: Math.max(1, table.getPageCount()), count: total })}</span>
           <Button icon="pi pi-angle-right" text aria-label={t('masterdata.list.next')} disabled={!table.getCanNextPage()} onClick={() => table.nextPage()} />
         </div>
       </div>

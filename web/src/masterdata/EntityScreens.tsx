@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useToast } from '../toasts/toast';
 import type { Rec } from './api';
+import { useMasterData } from './useMasterData';
 import { EntityForm } from './EntityForm';
 import { EntityList } from './EntityList';
 
@@ -17,12 +20,20 @@ function FormRoute({ entity, basePath, afterCreate }: EntityScreensProps) {
   const { id } = useParams();
   const navigate = useNavigate();
   const editing = id !== undefined && id !== 'new' ? id : undefined;
+  const { t } = useTranslation();
+  const toast = useToast();
+  const { registry } = useMasterData();
+  const saved = (r: Rec) => {
+    const def = registry.entities[entity];
+    const title = String(r[def?.titleField ?? 'id'] ?? r.id ?? '');
+    toast({ severity: 'success', summary: t('masterdata.saved.summary'), detail: t(editing ? 'masterdata.saved.updated' : 'masterdata.saved.created', { title }) });
+  };
   return (
     <EntityForm
       entity={entity}
       id={editing}
       onCancel={() => navigate(basePath)}
-      onSaved={(r) => { void (editing || !afterCreate ? Promise.resolve() : afterCreate(r).catch(() => undefined)).then(() => navigate(basePath)); }}
+      onSaved={(r) => { saved(r); void (editing || !afterCreate ? Promise.resolve() : afterCreate(r).catch(() => undefined)).then(() => navigate(basePath)); }}
     />
   );
 }

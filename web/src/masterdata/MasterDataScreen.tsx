@@ -1,5 +1,5 @@
 import './masterdata.css';
-import { Route, Routes, useParams } from 'react-router-dom';
+import { Navigate, Route, Routes, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../engine/src/index';
 import { Page } from '../components/Page';
@@ -22,13 +22,22 @@ function EntityRoute({ base }: { base: string }) {
   );
 }
 
+/** `/masterdata?entity=<e>&id=<id>` (goTo's query form) opens that record's form; plain `/masterdata` the catalogue. */
+function CatalogueRoute({ base }: { base: string }) {
+  const [params] = useSearchParams();
+  const entity = params.get('entity');
+  const id = params.get('id');
+  if (entity) return <Navigate replace to={`${base}/${encodeURIComponent(entity)}${id ? `/${encodeURIComponent(id)}` : ''}`} />;
+  return <Catalogue basePath={base} />;
+}
+
 /** `/masterdata`: the catalogue, and under `/masterdata/:entity` each entity's list and form. */
 export default function MasterDataScreen({ route }: ScreenProps) {
   const base = route?.path ?? '/masterdata';
   return (
     <Page title={route?.name ?? ''} icon={route?.icon}>
       <Routes>
-        <Route index element={<Catalogue basePath={base} />} />
+        <Route index element={<CatalogueRoute base={base} />} />
         <Route path=":entity/*" element={<EntityRoute base={base} />} />
       </Routes>
     </Page>

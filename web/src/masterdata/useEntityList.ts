@@ -5,8 +5,8 @@ import { listQueryOf, type StateFilter } from './listState';
 import { useDebounced } from './useDebounced';
 
 /** Server-side paging, sorting, debounced search and the state filter of one entity's list (with the titles of referenced records). */
-export function useEntityList(md: MasterDataApi, entity: string, debounceMs: number) {
-  const [search, setSearch] = useState('');
+export function useEntityList(md: MasterDataApi, entity: string, debounceMs: number, initialSearch = '') {
+  const [search, setSearch] = useState(initialSearch);
   const [pageIndex, setPageIndex] = useState(0);
   const [sorting, setSorting] = useState<SortingState>([]);
   const [filter, setFilter] = useState<StateFilter>('active');

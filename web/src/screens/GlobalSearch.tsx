@@ -4,6 +4,7 @@ import { InputText } from 'primereact/inputtext';
 import { localize, resolveGoTo, type EntityDef } from '../../../engine/src/index';
 import { useServices } from '../app/services';
 import { Page } from '../components/Page';
+import { recordPath } from '../masterdata/recordLink';
 import { useAppNavigate } from '../frame/navigation';
 import { useShell } from '../shell/shellContext';
 import type { ScreenProps } from './types';
@@ -64,7 +65,7 @@ export default function GlobalSearch({ route }: ScreenProps) {
 
   const open = (entity: string, rowId: unknown) => {
     const target = resolveGoTo(allowed, entity);
-    if (target) navigate(`${target.path}?entity=${encodeURIComponent(entity)}&id=${encodeURIComponent(String(rowId))}`);
+    if (target) navigate(recordPath(target, entity, String(rowId)));
   };
 
   const found = results ? entities.filter((e) => { const r = results[e.name]; return r && 'rows' in r && r.rows.length > 0; }) : [];

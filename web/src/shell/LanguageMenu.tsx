@@ -6,13 +6,15 @@ import { useServices } from '../app/services';
 import { useFrame } from '../frame/frameContext';
 import { isLang } from '../i18n/language';
 import { useLanguage } from '../i18n/useLanguage';
+import { useProfile } from './profileContext';
 
-/** SPEC 2.1: en, fr or es; choosing one sets the locale and tells the frame. */
+/** SPEC 2.1: en, fr or es; choosing one sets the locale, saves it to the profile and tells the frame. */
 export function LanguageMenu() {
   const { t } = useTranslation();
   const { config } = useServices();
   const frame = useFrame();
-  const [lang, setLang] = useLanguage();
+  const [lang] = useLanguage();
+  const { chooseLanguage } = useProfile();
   const menu = useRef<Menu>(null);
   const items: MenuItem[] = config.deployment.settings.languages.menu.filter(isLang).map((l) => ({
     label: t(`language.${l}`),
@@ -20,7 +22,7 @@ export function LanguageMenu() {
     className: l === lang ? 'is-current' : undefined,
     data: { lang: l },
     command: () => {
-      setLang(l);
+      chooseLanguage(l);
       frame.post({ type: 'languagePref', payload: { language: l } });
     },
   }));

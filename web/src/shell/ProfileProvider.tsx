@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Lang } from '../../../engine/src/index';
 import type { Profile } from '../config/types';
 import { useServices } from '../app/services';
+import { local } from '../app/storage';
 import { useAuth } from '../auth/auth';
 import { isLang } from '../i18n/language';
 import { useLanguage } from '../i18n/useLanguage';
@@ -9,19 +11,28 @@ import { ProfileContext, type ProfileValue } from './profileContext';
 
 const PROFILE_ID = 'profile';
 
+function withLanguage(p: Profile, language: Lang): Profile {
+  return { ...p, primary_fields: { ...p.primary_fields, language } };
+}
+
 /**
- * SPEC 7: the profile, cached under id `profile`. Its language sets the interface language
- * once per sign-in (afterwards the language menu wins) and when saved; the frame is told
- * after the deployment's delay (1 s).
+ * SPEC 7: the profile, cached under id `profile`. The language the user chose last wins:
+ * one chosen on the sign-in screen is saved to the profile after sign-in; otherwise the
+ * profile's sets the interface language once per sign-in. The language menu saves its
+ * choice too (when the profile can hold it). The frame is told after the deployment's delay (1 s).
  */
 export function ProfileProvider({ children }: { children: ReactNode }) {
-  const { api, config } = useServices();
+  const { api, config, keys } = useServices();
   const { session, updateSession } = useAuth();
   const { post } = useFrame();
   const [, setLanguage] = useLanguage();
   const [profile, setProfile] = useState<Profile | null>(null);
   const [loaded, setLoaded] = useState(false);
   const delay = config.deployment.settings.timings.languagePushDelayMs;
+  // The profile stores the available languages only (SPEC 3.3: English or Spanish); the menu
+  // may offer more (French), which stay this browser's choice.
+  const available = config.deployment.settings.languages.available;
+  const storable = useCallback((l: unknown): l is Lang => isLang(l) && available.includes(l), [available]);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const applyLanguage = useCallback((p: Profile) => {
@@ -42,8 +53,11 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
         setProfile(p);
         if (!applied.current) {
           applied.current = true;
-          applyLanguage(p);
           updateSession({ profileLanguageApplied: true });
+          const pending = local.get(keys.languagePending);
+          local.remove(keys.languagePending);
+          if (storable(pending) && pending !== p.primary_fields?.language) void saveRef.current(withLanguage(p, pending)).catch((e: unknown) => console.error('profile language not saved', e));
+          else if (!isLang(pending)) applyLanguage(p);
         }
       })
       .catch((e: unknown) => console.error('profile failed', e))
@@ -51,7 +65,7 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false;
     };
-  }, [api, applyLanguage, updateSession]);
+  }, [api, applyLanguage, updateSession, keys.languagePending, storable]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -63,6 +77,13 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
     applyLanguage(next);
   }, [api, applyLanguage]);
 
-  const value = useMemo<ProfileValue>(() => ({ profile, loaded, save }), [profile, loaded, save]);
+  const saveRef = useRef(save);
+  saveRef.current = save;
+  const chooseLanguage = useCallback((lang: Lang) => {
+    setLanguage(lang);
+    if (profile && storable(lang) && lang !== profile.primary_fields?.language) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
+  }, [profile, save, setLanguage, storable]);
+
+  const value = useMemo<ProfileValue>(() => ({ profile, loaded, save, chooseLanguage }), [profile, loaded, save, chooseLanguage]);
   return <ProfileContext.Provider value={value}>{children}</ProfileContext.Provider>;
 }

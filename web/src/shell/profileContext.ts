@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { Lang } from '../../../engine/src/index';
 import type { Profile } from '../config/types';
 
 export interface ProfileValue {
@@ -6,6 +7,8 @@ export interface ProfileValue {
   profile: Profile | null;
   loaded: boolean;
   save(profile: Profile): Promise<void>;
+  /** Sets the interface language and saves it to the profile (the latest choice wins). */
+  chooseLanguage(lang: Lang): void;
 }
 
 export const ProfileContext = createContext<ProfileValue | null>(null);
