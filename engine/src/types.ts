@@ -39,7 +39,8 @@ export interface FieldDef {
   maxLength?: number;
   maxItems?: number;
   fractionDigits?: number;
-  unit?: string;
+  /** A symbol (kWh/kg), or a text per language when the unit has words (units/day). */
+  unit?: string | LocalText;
   accept?: string[];
   maxSizeBytes?: number;
   minChars?: number;

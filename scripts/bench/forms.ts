@@ -27,16 +27,16 @@ const ADMIN = { email: 'bench@bench.local', password: 'Bench-admin-2026' };
 function syntheticEntity(n: number): unknown {
   const fields = Array.from({ length: n }, (_, i) => {
     const id = `f${String(i).padStart(3, '0')}`;
-    const label = { en: `Field ${i}`, es: `Campo ${i}` };
+    const label = { en: `Field ${i}`, es: `Campo ${i}`, fr: `Champ ${i}` };
     switch (i % 5) {
       case 0: return { id, label, type: 'string', ...(i === 0 ? { required: true, searchable: true } : {}) };
       case 1: return { id, label, type: 'number', fractionDigits: 2 };
-      case 2: return { id, label, type: 'string', options: [{ value: 'a', label: { en: 'A', es: 'A' } }, { value: 'b', label: { en: 'B', es: 'B' } }] };
+      case 2: return { id, label, type: 'string', options: [{ value: 'a', label: { en: 'A', es: 'A', fr: 'A' } }, { value: 'b', label: { en: 'B', es: 'B', fr: 'B' } }] };
       case 3: return { id, label, type: 'date' };
       default: return { id, label, type: 'boolean' };
     }
   });
-  return { $schema: '../meta/entity.schema.json', name: 'bench_form', kind: 'master', label: { en: 'Bench form', es: 'Formulario de prueba' }, pluralLabel: { en: 'Bench forms', es: 'Formularios de prueba' }, titleField: 'f000', fields };
+  return { $schema: '../meta/entity.schema.json', name: 'bench_form', kind: 'master', label: { en: 'Bench form', es: 'Formulario de prueba', fr: 'Formulaire de test' }, pluralLabel: { en: 'Bench forms', es: 'Formularios de prueba', fr: 'Formulaires de test' }, titleField: 'f000', fields };
 }
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))]; };

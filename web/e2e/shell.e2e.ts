@@ -204,8 +204,8 @@ describe('shell', () => {
         showIcons: false,
         version: { show: true, label: '2.0' },
         customMenu: [
-          { id: 'tracing', label: { en: 'Tracing', es: 'Trazado' }, children: [{ id: 'imports', path: '/imports' }, { id: 'deliveries', path: '/deliveries' }] },
-          { id: 'handbook', path: 'https://example.org/handbook', label: { en: 'Handbook', es: 'Manual' } },
+          { id: 'tracing', label: { en: 'Tracing', es: 'Trazado', fr: 'Traçage' }, children: [{ id: 'imports', path: '/imports' }, { id: 'deliveries', path: '/deliveries' }] },
+          { id: 'handbook', path: 'https://example.org/handbook', label: { en: 'Handbook', es: 'Manual', fr: 'Manuel' } },
         ],
       });
       await route.fulfill({ response: res, json: body });

@@ -3,7 +3,7 @@ import { loadRegistry } from './load';
 import { formatProblem } from './problems';
 import { fixtureSources } from '../testing/fixtures';
 
-const t = (en: string) => ({ en, es: en });
+const t = (en: string) => ({ en, es: en, fr: en });
 const lines = (over: Record<string, unknown>) => loadRegistry(fixtureSources(over)).problems.map(formatProblem);
 
 describe('loading definitions', () => {
@@ -21,6 +21,18 @@ describe('loading definitions', () => {
     const bad = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'name', label: t('Name'), type: 'strin' }] };
     expect(lines({ 'schemas/entities/plant.json': bad })).toEqual([
       expect.stringMatching(/^schemas\/entities\/plant\.json:\/fields\/0\/type: must be one of: "string", "number"/),
+    ]);
+  });
+
+  it('reports a text missing a language with file, pointer and the language, wherever the text is', () => {
+    const { fr: _fr, ...noFrench } = t('Name');
+    const plant = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'name', label: noFrench, type: 'string' }] };
+    const src = fixtureSources();
+    const access = JSON.parse(src.find((s) => s.path === 'schemas/access.json')!.text);
+    delete access.keys[0].label.es;
+    expect(lines({ 'schemas/entities/plant.json': plant, 'schemas/access.json': access })).toEqual([
+      'schemas/access.json:/keys/0/label: missing es (every text needs en, es, fr)',
+      'schemas/entities/plant.json:/fields/0/label: missing fr (every text needs en, es, fr)',
     ]);
   });
 

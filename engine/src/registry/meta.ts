@@ -9,6 +9,7 @@ import deployment from '../../../schemas/meta/deployment.schema.json';
 import i18n from '../../../schemas/meta/i18n.schema.json';
 import report from '../../../schemas/meta/report.schema.json';
 import workflow from '../../../schemas/meta/workflow.schema.json';
+import { LANGS } from '../text';
 
 export type DefinitionKind = 'entity' | 'extension' | 'features' | 'access' | 'deployment' | 'i18n' | 'report' | 'workflow';
 
@@ -42,9 +43,14 @@ export function describeMetaErrors(errors: ErrorObject[] | null | undefined): { 
         pointer = `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}`;
         message = `unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
         break;
-      case 'required':
-        message = `missing required property "${(e.params as { missingProperty: string }).missingProperty}"`;
+      case 'required': {
+        const missing = (e.params as { missingProperty: string }).missingProperty;
+        // A text missing a language is the commonest slip when adding a label: say which language.
+        message = e.schemaPath.endsWith('/localText/required')
+          ? `missing ${missing} (every text needs ${LANGS.join(', ')})`
+          : `missing required property "${missing}"`;
         break;
+      }
       case 'enum':
         message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
         break;

@@ -21,7 +21,7 @@ export interface Registry {
 /** Every entity has a read-only, unique, required, searchable system id (SPEC 3.1). */
 export const ID_FIELD: FieldDef = Object.freeze({
   id: 'id',
-  label: { en: 'ID', es: 'ID' },
+  label: { en: 'ID', es: 'ID', fr: 'ID' },
   type: 'string',
   required: true,
   unique: true,
@@ -49,7 +49,7 @@ export function extensionsField(extensions: ExtensionDef[], optional: readonly s
   const required = fields.some((f) => f.required);
   return {
     id: 'extensions',
-    label: { en: 'Extensions', es: 'Extensiones' },
+    label: { en: 'Extensions', es: 'Extensiones', fr: 'Extensions' },
     type: 'object',
     fields,
     ...(required ? { required } : {}),

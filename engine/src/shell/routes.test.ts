@@ -62,7 +62,7 @@ describe('menu (SPEC 2.1, 6)', () => {
     const custom = {
       ...reg,
       deployment: { ...reg.deployment, settings: { ...reg.deployment.settings, customMenu: [
-        { id: 'capture', label: { en: 'Data Capture', es: 'Captura' }, children: [
+        { id: 'capture', label: { en: 'Data Capture', es: 'Captura', fr: 'Saisie' }, children: [
           { id: 'md', path: '/masterdata', access: 'Master Data' },
           { id: 'imp', path: '/imports', access: 'Imports' },
         ] },

@@ -3,7 +3,7 @@ import { loadRegistry } from '../registry/load';
 import type { Registry } from '../registry/registry';
 import { ERRORS } from '../errors';
 
-const t = (en: string, es = `${en} (es)`) => ({ en, es });
+const t = (en: string, es = `${en} (es)`, fr = `${en} (fr)`) => ({ en, es, fr });
 
 /** English messages of the error catalogue, in i18n form, so fixtures pass the word-for-word check. */
 export function catalogueBundle(): Record<string, string> {

@@ -10,14 +10,14 @@ const root = mkdtempSync(join(tmpdir(), 'tm-conf-'));
 cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const t = (en: string, es: string) => ({ en, es });
+const t = (en: string, es: string, fr: string) => ({ en, es, fr });
 const dock = (ref: string) => ({
-  name: 'loading_dock', kind: 'master', label: t('Loading dock', 'Muelle de carga'), pluralLabel: t('Loading docks', 'Muelles de carga'), titleField: 'name',
+  name: 'loading_dock', kind: 'master', label: t('Loading dock', 'Muelle de carga', 'Quai de chargement'), pluralLabel: t('Loading docks', 'Muelles de carga', 'Quais de chargement'), titleField: 'name',
   fields: [
-    { id: 'name', label: t('Name', 'Nombre'), type: 'string', required: true, unique: true, searchable: true },
-    { id: 'division', label: t('Deposit', 'Depósito'), type: 'reference', ref, required: true },
-    { id: 'kind', label: t('Kind', 'Tipo'), type: 'string', default: 'side', options: [{ value: 'side', label: t('Side', 'Lateral') }, { value: 'rear', label: t('Rear', 'Trasero') }] },
-    { id: 'state', label: t('State', 'Estado'), type: 'integer', required: true, default: 1, options: [{ value: 1, label: t('Active', 'Activo') }, { value: 3, label: t('Disabled', 'Deshabilitado') }] },
+    { id: 'name', label: t('Name', 'Nombre', 'Nom'), type: 'string', required: true, unique: true, searchable: true },
+    { id: 'division', label: t('Deposit', 'Depósito', 'Dépôt'), type: 'reference', ref, required: true },
+    { id: 'kind', label: t('Kind', 'Tipo', 'Type'), type: 'string', default: 'side', options: [{ value: 'side', label: t('Side', 'Lateral', 'Latéral') }, { value: 'rear', label: t('Rear', 'Trasero', 'Arrière') }] },
+    { id: 'state', label: t('State', 'Estado', 'État'), type: 'integer', required: true, default: 1, options: [{ value: 1, label: t('Active', 'Activo', 'Actif') }, { value: 3, label: t('Disabled', 'Deshabilitado', 'Désactivé') }] },
   ],
 });
 
@@ -26,6 +26,15 @@ describe("a configurator's new entity, written as one JSON file", () => {
     writeFileSync(join(root, 'schemas', 'entities', 'loading_dock.json'), JSON.stringify(dock('company_divison')));
     expect(loadDefinitions(root).problems.map(formatProblem)).toEqual([
       'schemas/entities/loading_dock.json:/fields/1/ref: reference target "company_divison" is not an entity (did you mean "company_division"?)',
+    ]);
+  });
+
+  it('is caught by the check when a text lacks a language, with the file and the pointer', () => {
+    const def = dock('company_division');
+    delete (def.fields[2].options![1].label as { fr?: string }).fr;
+    writeFileSync(join(root, 'schemas', 'entities', 'loading_dock.json'), JSON.stringify(def));
+    expect(loadDefinitions(root).problems.map(formatProblem)).toEqual([
+      'schemas/entities/loading_dock.json:/fields/2/options/1/label: missing fr (every text needs en, es, fr)',
     ]);
   });
 

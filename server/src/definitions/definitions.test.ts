@@ -54,4 +54,29 @@ describe('the definitions in schemas/ and reports/', () => {
     for (const f of form.fields) expect((ui[f.id] as { 'ui:options': { widget: string } })['ui:options'].widget).toBeTruthy();
     expect(collectionSpec(registry!, name).name).toBe(name);
   });
+
+  /** Every unit a form shows beside a value, in a language. */
+  const unitsIn = (lang: 'en' | 'es' | 'fr') => entities.flatMap((name) => {
+    const found: unknown[] = [];
+    const walk = (ui: unknown): void => {
+      if (!ui || typeof ui !== 'object') return;
+      const unit = (ui as { 'ui:options'?: { unit?: unknown } })['ui:options']?.unit;
+      if (unit !== undefined) found.push(unit);
+      for (const v of Object.values(ui)) walk(v);
+    };
+    walk(toUiSchema(formOf(registry!, name)!, { lang }));
+    return found;
+  });
+
+  it('shows units in the language of the form, as text', () => {
+    const en = unitsIn('en');
+    expect(en).toEqual(expect.arrayContaining(['units/day', '$/unit', 'days', 'units']));
+    expect(unitsIn('es')).toEqual(expect.arrayContaining(['unidades/día', '$/unidad', 'días', 'unidades']));
+    expect(unitsIn('fr')).toEqual(expect.arrayContaining(['unités/jour', '$/unité', 'jours', 'unités']));
+    for (const lang of ['es', 'fr'] as const) {
+      const units = unitsIn(lang);
+      expect(units.every((u) => typeof u === 'string'), lang).toBe(true);
+      expect(units.filter((u) => ['units/day', '$/unit', 'days', 'units', 'kg CO2e per product unit'].includes(u as string)), lang).toEqual([]);
+    }
+  });
 });

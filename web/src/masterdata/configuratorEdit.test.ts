@@ -15,7 +15,7 @@ import { buildForm, visibleMessages } from './formSchema';
  */
 const FIELD = {
   id: 'certification4',
-  label: { en: 'Certification 4', es: 'Certificación 4' },
+  label: { en: 'Certification 4', es: 'Certificación 4', fr: 'Certification 4' },
   type: 'string',
   pattern: '^ISO [0-9]+$',
 };
