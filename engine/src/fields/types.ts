@@ -1,13 +1,18 @@
 /**
  * What each field type means, in one place: its JSON Schema, the widget it is edited with by
- * default, the text a list cell (and the CSV export) shows, and the example a CSV template
- * writes. Adding a field type is adding a row here; the switch statements this replaces
+ * default, its format check, how a text (a CSV cell) reads as one of its values, the text a
+ * list cell (and the CSV export) shows, and the example a CSV template writes. Adding a field type is adding a row here; the switch statements this replaces
  * drifted apart.
  */
 import { interpolate, localize, type Lang, type LocalText } from '../text';
 import type { FieldDef, FieldType } from '../types';
 import { WIDGET_KEYS, type WidgetKey } from './widgets';
+import {
+  checkBoolean, checkDate, checkFile, checkNumber, checkObject, checkReference, checkText,
+  parseBoolean, parseDate, parseNumber, parseRows, parseText, type CheckCompiler, type TextParse,
+} from './checks';
 
+export { INVALID, type Invalid, type CheckContext, type CheckKit, type ValueCheck } from './checks';
 export { WIDGET_KEYS, WIDGET_MOUNTS, type WidgetKey, type WidgetMount } from './widgets';
 
 export type JsonSchema = Record<string, unknown>;
@@ -34,6 +39,10 @@ export interface FieldTypeSpec {
   schema(f: FieldDef, objectSchema: (fields: readonly FieldDef[]) => JsonSchema): JsonSchema;
   /** The widget a field of this type is edited with when it names none and has no options. */
   widget(f: FieldDef): WidgetKey;
+  /** Compiles the format check of one (non-list) value: its type, bounds, pattern and options. */
+  check: CheckCompiler;
+  /** The value a text stands for (a CSV cell, a numeric string), or INVALID. */
+  parse: TextParse;
   /** One (non-list, non-option) value as a list cell and the CSV export show it. */
   cell(f: FieldDef, value: unknown, ctx: CellContext): string;
   /** The example a CSV template shows for one value. */
@@ -108,42 +117,56 @@ export const FIELD_TYPES: Readonly<Record<FieldType, FieldTypeSpec>> = {
   string: {
     schema: () => ({ type: 'string' }),
     widget: () => 'text',
+    check: checkText,
+    parse: parseText,
     cell: plainText,
     example: (f, ctx) => (f.widget === 'email' || /email/i.test(f.id) ? 'name@example.com' : `${localize(f.label, ctx.lang)} 1`),
   },
   number: {
     schema: () => ({ type: 'number' }),
     widget: () => 'number',
+    check: checkNumber,
+    parse: parseNumber,
     cell: (f, v) => formatNumber(v, f.fractionDigits),
     example: (f) => (f.fractionDigits !== undefined ? (12.5).toFixed(f.fractionDigits) : '12.5'),
   },
   integer: {
     schema: () => ({ type: 'integer' }),
     widget: () => 'number',
+    check: checkNumber,
+    parse: parseNumber,
     cell: (f, v) => formatNumber(v, f.fractionDigits),
     example: (f) => String(f.min ?? 1),
   },
   boolean: {
     schema: () => ({ type: 'boolean' }),
     widget: () => 'checkbox',
+    check: checkBoolean,
+    parse: parseBoolean,
     cell: (_f, v) => (v === true ? '✓' : v === false ? '' : String(v)),
     example: () => 'yes',
   },
   date: {
     schema: () => ({ type: 'string', format: 'date' }),
     widget: () => 'date',
+    check: checkDate,
+    parse: parseDate,
     cell: (_f, v) => formatDate(v),
     example: () => '2025-03-31',
   },
   datetime: {
     schema: () => ({ type: 'string', format: 'date-time' }),
     widget: () => 'datetime',
+    check: checkDate,
+    parse: parseDate,
     cell: (_f, v) => formatDate(v),
     example: () => '2025-03-31T14:30:00Z',
   },
   reference: {
     schema: () => ({ type: ['string', 'number', 'object'] }),
     widget: () => 'picker',
+    check: checkReference,
+    parse: parseText,
     cell: (f, v, ctx) => {
       const id = referenceId(v);
       const title = f.ref && id !== undefined ? ctx.titles?.[f.ref]?.[id] : undefined;
@@ -154,12 +177,16 @@ export const FIELD_TYPES: Readonly<Record<FieldType, FieldTypeSpec>> = {
   file: {
     schema: () => ({ ...FILE_SCHEMA }),
     widget: () => 'upload',
+    check: checkFile,
+    parse: parseText,
     cell: (_f, v) => (typeof v === 'object' ? String((v as { name?: unknown }).name ?? '') : String(v)),
     example: (f, ctx) => `${localize(f.label, ctx.lang)} 1`,
   },
   object: {
     schema: (f, objectSchema) => objectSchema(f.fields ?? []),
     widget: (f) => (f.multiple ? 'list' : 'object'),
+    check: checkObject,
+    parse: parseRows,
     cell: plainText,
     example: (f, ctx) => `${localize(f.label, ctx.lang)} 1`,
   },

@@ -1,7 +1,9 @@
 import { EngineError, formatError, type ErrorCode } from '../errors';
 import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
-import { maxItemsOf, maxLengthOf } from './limits';
+import { maxItemsOf } from './limits';
+// A value left out of the output: absent, or reported as wrong.
+import { FIELD_TYPES, INVALID as MISSING, type CheckContext, type CheckKit } from '../fields/types';
 import { SYSTEM_KEYS as SYSTEM_KEY_LIST } from '../records/systemKeys';
 
 export type Mode = 'form' | 'import';
@@ -39,7 +41,7 @@ export interface FormDef {
   keyFields?: readonly string[];
 }
 
-interface Ctx {
+interface Ctx extends CheckContext {
   mode: Mode;
   lang: Lang;
   messages: ValidationMessage[];
@@ -52,10 +54,6 @@ type Check = (value: unknown, ctx: Ctx) => unknown;
 
 /** Keys every stored record may carry besides its definition's fields. */
 const SYSTEM_KEYS = new Set<string>(SYSTEM_KEY_LIST);
-const MISSING = Symbol('missing');
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/;
-const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'si', 'sí']);
-const FALSE_WORDS = new Set(['false', 'no', 'n', '0']);
 
 function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '';
@@ -99,14 +97,6 @@ function hasContent(v: unknown): boolean {
   return true;
 }
 
-function fractionDigitsOf(n: number): number {
-  if (Number.isInteger(n)) return 0;
-  const s = String(n);
-  const e = s.indexOf('e-');
-  if (e >= 0) return Number(s.slice(e + 2)) + (s.indexOf('.') >= 0 ? e - s.indexOf('.') - 1 : 0);
-  return s.length - s.indexOf('.') - 1;
-}
-
 function optionMatcher(field: FieldDef): ((v: unknown) => { found: boolean; value: unknown; disabled: boolean }) | undefined {
   if (!field.options) return undefined;
   // CSV and query strings carry "1" for 1: options match on their text form.
@@ -117,122 +107,33 @@ function optionMatcher(field: FieldDef): ((v: unknown) => { found: boolean; valu
   };
 }
 
-function compileScalar(field: FieldDef, formName: string, path: string): Check {
+/** One value's check: its type's, from the field-type table, reporting at this path. */
+function compileValue(field: FieldDef, formName: string, path: string): Check {
   const labelOf = (ctx: Ctx) => localize(field.label, ctx.lang);
-  const wrong = (v: unknown, ctx: Ctx, type: string = field.type) => {
-    report(ctx, 'error', 'FORMAT_WRONG_TYPE', path, { label: labelOf(ctx), value: show(v), type, provided: providedType(v) });
+  const fail = (ctx: Ctx, code: ErrorCode, params: Record<string, unknown>): typeof MISSING => {
+    report(ctx, 'error', code, path, params);
     return MISSING;
   };
-  const pattern = field.pattern !== undefined ? new RegExp(field.pattern) : undefined;
-  const maxLength = maxLengthOf(field);
   const options = optionMatcher(field);
-  const checkOption = (v: unknown, ctx: Ctx): unknown => {
-    if (!options) return v;
-    const m = options(v);
-    if (!m.found) {
-      report(ctx, 'error', 'FORMAT_OPTION', path, { label: labelOf(ctx), value: show(v) });
-      return MISSING;
-    }
-    return m.value;
+  const kit: CheckKit<Ctx> = {
+    formName,
+    label: labelOf,
+    show,
+    wrongType: (v, ctx) => fail(ctx, 'FORMAT_WRONG_TYPE', { label: labelOf(ctx), value: show(v), type: field.type, provided: providedType(v) }),
+    fail,
+    option: (v, ctx) => {
+      if (!options) return v;
+      const m = options(v);
+      return m.found ? m.value : fail(ctx, 'FORMAT_OPTION', { label: labelOf(ctx), value: show(v) });
+    },
+    fields: (f) => compileFieldList(f.fields ?? [], formName, false, path),
   };
-  const checkNumber = (n: number, raw: unknown, ctx: Ctx): unknown => {
-    if (field.type === 'integer' && !Number.isInteger(n)) return wrong(raw, ctx);
-    if (field.min !== undefined && n < field.min) {
-      report(ctx, 'error', 'FORMAT_TOO_SMALL', path, { label: labelOf(ctx), value: show(raw), limit: field.min });
-      return MISSING;
-    }
-    if (field.max !== undefined && n > field.max) {
-      report(ctx, 'error', 'FORMAT_TOO_LARGE', path, { label: labelOf(ctx), value: show(raw), limit: field.max });
-      return MISSING;
-    }
-    if (field.fractionDigits !== undefined && fractionDigitsOf(n) > field.fractionDigits) {
-      report(ctx, 'error', 'FORMAT_FRACTION_DIGITS', path, { label: labelOf(ctx), value: show(raw), digits: field.fractionDigits });
-      return MISSING;
-    }
-    return checkOption(n, ctx);
-  };
-
-  switch (field.type) {
-    case 'reference':
-      return (v, ctx) => {
-        if (typeof v === 'string' || typeof v === 'number' || isPlainObject(v)) return v;
-        report(ctx, 'error', 'FORMAT_INVALID_REFERENCE', path, { label: labelOf(ctx), type: field.ref ?? formName });
-        return MISSING;
-      };
-    case 'file':
-      // Exempt from the type check (SPEC 5): an upload id, a URL or file metadata. Only the
-      // metadata keys are kept so no foreign keys ride into the store inside a file value.
-      return (v) => (isPlainObject(v) ? pickFileKeys(v) : typeof v === 'string' || typeof v === 'number' ? v : MISSING);
-    case 'number':
-    case 'integer':
-      return (v, ctx) => {
-        if (typeof v === 'number') return Number.isFinite(v) ? checkNumber(v, v, ctx) : wrong(v, ctx);
-        if (typeof v === 'string' && v.trim() !== '') {
-          const n = Number(v);
-          if (Number.isFinite(n)) return checkNumber(n, v, ctx);
-        }
-        return wrong(v, ctx);
-      };
-    case 'boolean':
-      return (v, ctx) => {
-        if (typeof v === 'boolean') return v;
-        if (ctx.mode === 'import' && typeof v === 'string') {
-          const w = v.trim().toLowerCase();
-          if (TRUE_WORDS.has(w)) return true;
-          if (FALSE_WORDS.has(w)) return false;
-        }
-        return wrong(v, ctx);
-      };
-    case 'date':
-    case 'datetime':
-      return (v, ctx) => {
-        if (typeof v !== 'string') return wrong(v, ctx);
-        const m = ISO_DATE.exec(v);
-        const t = m ? Date.parse(field.type === 'date' ? `${m[1]}-${m[2]}-${m[3]}` : v) : NaN;
-        if (!m || Number.isNaN(t) || new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])).getUTCDate() !== +m[3]) {
-          report(ctx, 'error', 'FORMAT_PATTERN', path, { label: labelOf(ctx), value: show(v) });
-          return MISSING;
-        }
-        return field.type === 'date' ? `${m[1]}-${m[2]}-${m[3]}` : v;
-      };
-    default:
-      return (v, ctx) => {
-        // A number is not text (SPEC 5): a spreadsheet's codes reach here as strings already.
-        if (typeof v !== 'string') return wrong(v, ctx);
-        const s = v;
-        if (field.minLength !== undefined && s.length < field.minLength) {
-          report(ctx, 'error', 'FORMAT_TOO_SHORT', path, { label: labelOf(ctx), limit: field.minLength });
-          return MISSING;
-        }
-        if (s.length > maxLength) {
-          report(ctx, 'error', 'FORMAT_TOO_LONG', path, { label: labelOf(ctx), limit: maxLength });
-          return MISSING;
-        }
-        if (pattern && !pattern.test(s)) {
-          report(ctx, 'error', 'FORMAT_PATTERN', path, { label: labelOf(ctx), value: show(s) });
-          return MISSING;
-        }
-        return checkOption(s, ctx);
-      };
-  }
-}
-
-const FILE_KEYS = ['id', 'name', 'size', 'contentType'] as const;
-
-function pickFileKeys(v: Record<string, unknown>): Record<string, unknown> | typeof MISSING {
-  const out: Record<string, unknown> = {};
-  for (const k of FILE_KEYS) {
-    const x = v[k];
-    if (typeof x === 'string' || typeof x === 'number') out[k] = x;
-  }
-  return Object.keys(out).length > 0 ? out : MISSING;
+  return FIELD_TYPES[field.type].check(field, kit);
 }
 
 function compileField(field: FieldDef, formName: string, path: string): Check {
   const itemPath = field.multiple ? `${path}.#` : path;
-  const single: Check = field.type === 'object' && field.fields
-    ? compileObject(field, formName, itemPath)
-    : compileScalar(field, formName, itemPath);
+  const single = compileValue(field, formName, itemPath);
   const labelOf = (ctx: Ctx) => localize(field.label, ctx.lang);
   // A required section (an enabled extension) that is absent says which of its own required
   // fields are missing, rather than only that the section is.
@@ -270,19 +171,6 @@ function compileField(field: FieldDef, formName: string, path: string): Check {
       if (r !== MISSING) out.push(r);
     }
     return out;
-  };
-}
-
-function compileObject(field: FieldDef, formName: string, path: string): Check {
-  const inner = compileFieldList(field.fields ?? [], formName, false, path);
-  return (v, ctx) => {
-    if (!isPlainObject(v)) {
-      report(ctx, 'error', 'FORMAT_WRONG_TYPE', path, {
-        label: localize(field.label, ctx.lang), value: show(v), type: 'object', provided: providedType(v),
-      });
-      return MISSING;
-    }
-    return inner(v, ctx);
   };
 }
 

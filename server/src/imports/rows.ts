@@ -2,7 +2,7 @@
  * From the cells of one CSV row to the nested value the engine validates. Setters are
  * compiled once per file from the header mapping, so a row costs a few property writes.
  */
-import { formatError, localize, type FieldDef } from '../../../engine/src/index';
+import { FIELD_TYPES, INVALID, formatError, localize, type FieldDef } from '../../../engine/src/index';
 import { normalizeHeader, type MappedColumn } from './columns';
 
 type Rec = Record<string, unknown>;
@@ -73,10 +73,10 @@ function compileSetter(col: MappedColumn): Setter {
     };
   }
   if (t.kind === 'rows') {
+    const { parse } = FIELD_TYPES[t.field.type];
     return (value, cell, issues) => {
-      const parsed = parseJsonCell(cell);
-      if (Array.isArray(parsed) && parsed.every(isRec)) setPath(value, segs, parsed);
-      else if (isRec(parsed)) setPath(value, segs, [parsed]);
+      const parsed = parse(t.field, cell);
+      if (parsed !== INVALID) setPath(value, segs, parsed);
       else issues.push({ column: col.header, field: t.path, code: 'IMPORT_BAD_ROWS_CELL', message: formatError('IMPORT_BAD_ROWS_CELL', { label: localize(t.field.label) }), params: { label: localize(t.field.label) } });
     };
   }
