@@ -7,7 +7,7 @@
  * else secret is printed. Works while the server runs: sessions read the user on each request.
  */
 import { readConfig } from '../server/src/config';
-import { requireDefinitions } from '../server/src/definitions/read';
+import { requireDefinitions } from '../definitions/read';
 import { prepareStore } from '../server/src/boot';
 import { openStore } from '../server/src/store/index';
 import { hashPassword, requireStrongEnough } from '../server/src/auth/passwords';

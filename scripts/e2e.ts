@@ -2,21 +2,21 @@
  * `npm run e2e`: the browser suite. Builds the web app when needed, starts a test SMTP
  * server, a features origin serving the test feature page, and the real server (temp
  * DATA_DIR, definitions with the frame settings pointed at the features origin), then runs
- * web/e2e with vitest against Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
+ * e2e/ with vitest against Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  * Screenshots go to .ci-artifacts/screenshots. Installs nothing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { makeAppRoot } from '../web/e2e/harness/appRoot';
-import { CHROMIUM } from '../web/e2e/harness/browser';
-import { ensureWebBuild } from '../web/e2e/harness/build';
-import { startFeaturesServer } from '../web/e2e/harness/features';
-import { seedE2e } from '../web/e2e/harness/seed';
-import { startServer } from '../web/e2e/harness/server';
-import { startSmtp } from '../web/e2e/harness/smtp';
-import { USERS } from '../web/e2e/harness/users';
+import { makeAppRoot } from '../e2e/harness/appRoot';
+import { CHROMIUM } from '../e2e/harness/browser';
+import { ensureWebBuild } from '../e2e/harness/build';
+import { startFeaturesServer } from '../e2e/harness/features';
+import { seedE2e } from '../e2e/harness/seed';
+import { startServer } from '../e2e/harness/server';
+import { startSmtp } from '../e2e/harness/smtp';
+import { USERS } from '../e2e/harness/users';
 
 const root = process.cwd();
 const artifacts = resolve(root, '.ci-artifacts');
@@ -33,7 +33,7 @@ function distinctPorts(n: number): number[] {
 
 function runVitest(env: Record<string, string>, resultsFile: string): Promise<number> {
   const vitest = join(root, 'node_modules', '.bin', 'vitest');
-  const args = ['run', '--config', 'web/e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)];
+  const args = ['run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)];
   return new Promise((resolveRun) => {
     const child = spawn(vitest, args, { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
     child.once('exit', (code) => resolveRun(code ?? 1));
@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   try {
     const smtp = await startSmtp(mailDir, smtpPort);
     stops.push(smtp.stop);
-    const features = await startFeaturesServer(join(root, 'web', 'e2e', 'fixtures', 'feature.html'), featuresPort);
+    const features = await startFeaturesServer(join(root, 'e2e', 'fixtures', 'feature.html'), featuresPort);
     stops.push(features.stop);
     appRoot = makeAppRoot(root, (d) => {
       // A separate features host; the shell's origin (allowedOrigins empty) is whatever it is reached at.

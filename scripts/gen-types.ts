@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatProblem } from '../engine/src/index';
-import { loadDefinitions } from '../server/src/definitions/read';
+import { loadDefinitions } from '../definitions/read';
 import { GENERATED_DIR, generateTypes } from './lib/types';
 
 const root = process.cwd();

@@ -1,7 +1,7 @@
 /** `npm run seed -- --scale N`: fills the configured store (DATA_DIR or MONGODB_URI) with demo data. */
 import { parseArgs } from 'node:util';
 import { readConfig } from '../server/src/config';
-import { requireDefinitions } from '../server/src/definitions/read';
+import { requireDefinitions } from '../definitions/read';
 import { openStore } from '../server/src/store/index';
 import { ensureAdmin, prepareStore } from '../server/src/boot';
 import { DEMO_PASSWORD, seedDemo } from './seed/seed';

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { newId } from '../../server/src/store/ids';

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/src/app';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { readConfig } from '../../server/src/config';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { Sessions } from '../../server/src/auth/sessions';
 import { hashPassword } from '../../server/src/auth/passwords';

@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { newId } from '../../server/src/store/ids';
 import { openStore } from '../../server/src/store/index';

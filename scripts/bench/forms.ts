@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { buildApp } from '../../server/src/app';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { readConfig } from '../../server/src/config';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { Sessions } from '../../server/src/auth/sessions';
 import { routePlugins } from '../../server/src/routes/index';
-import { launchChromium } from '../../web/e2e/harness/browser';
-import { ensureWebBuild } from '../../web/e2e/harness/build';
+import { launchChromium } from '../../e2e/harness/browser';
+import { ensureWebBuild } from '../../e2e/harness/build';
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 100_000);
 const KEYS = Number(process.env.BENCH_KEYS ?? 60);

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { prepareStore } from '../../server/src/boot';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { newId } from '../../server/src/store/ids';
 import { SqliteStore } from '../../server/src/store/sqlite';
 import type { Doc } from '../../server/src/store/types';

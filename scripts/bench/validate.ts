@@ -6,7 +6,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { compileForm, formOf, toJsonSchema } from '../../engine/src/index';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 
 const reg = requireDefinitions(process.cwd());
 const N = 100_000;

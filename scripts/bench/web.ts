@@ -11,10 +11,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchChromium } from '../../web/e2e/harness/browser';
-import { ensureWebBuild } from '../../web/e2e/harness/build';
-import { freePort } from '../../web/e2e/harness/net';
-import { startServer } from '../../web/e2e/harness/server';
+import { launchChromium } from '../../e2e/harness/browser';
+import { ensureWebBuild } from '../../e2e/harness/build';
+import { freePort } from '../../e2e/harness/net';
+import { startServer } from '../../e2e/harness/server';
 
 interface ManifestChunk {
   file: string;

@@ -5,7 +5,7 @@ import type { Store } from './store/types';
 import { buildApp, logRequest, REDACT } from './app';
 import { ensureAdmin, prepareStore } from './boot';
 import { readConfig } from './config';
-import { requireDefinitions } from './definitions/read';
+import { requireDefinitions } from '../../definitions/read';
 import { openStore } from './store/index';
 import { Sessions } from './auth/sessions';
 import { routePlugins } from './routes/index';

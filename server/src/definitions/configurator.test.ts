@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../../engine/src/index';
 import { startHarness } from '../testing/harness';
-import { loadDefinitions } from './read';
+import { loadDefinitions } from '../../../definitions/read';
 
 const root = mkdtempSync(join(tmpdir(), 'tm-conf-'));
 cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });

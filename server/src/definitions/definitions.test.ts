@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileForm, ERRORS, formatProblem, formOf, toJsonSchema, toUiSchema, collectionSpec, type FormatResult,
 } from '../../../engine/src/index';
-import { loadDefinitions } from './read';
+import { loadDefinitions } from '../../../definitions/read';
 
 const { registry, problems } = loadDefinitions(process.cwd());
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { buildApp, REDACT } from '../app';
 import { ensureAdmin, prepareStore } from '../boot';
 import { readConfig } from '../config';
-import { requireDefinitions } from '../definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { openStore } from '../store/index';
 import { Sessions } from '../auth/sessions';
 import { authRoutes } from '../routes/auth';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { validateQuery, type Registry } from '../../../engine/src/index';
-import { loadDefinitions } from '../definitions/read';
+import { loadDefinitions } from '../../../definitions/read';
 import { multipart, seedReferences, startImportHarness, type ImportHarness } from './testing/harness';
 
 /** The loading_dock definition exactly as the README gives it. */

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { requireDefinitions } from '../definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { columnCatalogue } from './columns';
 import { templateCsv } from './template';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { buildApp } from '../app';
 import { prepareStore } from '../boot';
-import { requireDefinitions } from '../definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { openStore } from '../store/index';
 import type { Store } from '../store/types';
 import { Sessions } from '../auth/sessions';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formOf } from '../../../engine/src/index';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { columnMapping, fieldLabel, fieldOfPath, labelChain } from './columns';
 
 const registry = requireDefinitions(process.cwd());

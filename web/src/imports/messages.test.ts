@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formOf, interpolate } from '../../../engine/src/index';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { messageText, type Translate } from './messages';
 import { ApiRequestError } from '../api/errors';
 import { errorText } from '../api/errorText';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { buildForm, pruneEmpty, routeWidgets, toErrorSchema, visibleMessages } from './formSchema';
 import { FIELD_WIDGETS, isRegisteredWidget, LAYOUT_WIDGETS } from './widgets/keys';
 

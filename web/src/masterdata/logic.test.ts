@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { listParams } from './api';
 import { catalogueFor, entityAccess } from './catalogue';
 import { cellText, columnsOf, formatDate, formatNumber, formatValue } from '../../../engine/src/list/index';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRouteTable, resolveGoTo } from '../../../engine/src/index';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../definitions/read';
 import { recordPath } from './recordLink';
 
 /** The shipped definitions: the routes global search really resolves. */

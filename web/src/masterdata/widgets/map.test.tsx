@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { requireDefinitions } from '../../../../server/src/definitions/read';
+import { requireDefinitions } from '../../../../definitions/read';
 import { mountRoot } from '../domTesting';
 import LocationMap, { type LocationMapProps } from './LocationMap';
 import { MAP_DEFAULTS, mapSettings, markerAt, parseCoordinate, storedPoint, type MapSettings } from './mapLogic';

@@ -1,4 +1,4 @@
-/** The people the end-to-end suite signs in as (seeded by web/e2e/harness/seed.ts). */
+/** The people the end-to-end suite signs in as (seeded by e2e/harness/seed.ts). */
 export const PASSWORD = 'E2e-user-2026';
 
 export const USERS = {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeploymentDef } from '../../../engine/src/index';
+import type { DeploymentDef } from '../../engine/src/index';
 
 /**
  * A copy of the project's definitions with the deployment's frame settings pointed at the

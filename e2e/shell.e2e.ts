@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildMenu, buildRouteTable, routesFor, type Registry } from '../../engine/src/index';
+import { buildMenu, buildRouteTable, routesFor, type Registry } from '../engine/src/index';
 import { USERS } from './harness/users';
 import { env, newSession, openBrowser, screenshot, seriousViolations, signIn } from './support';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../definitions/read';
 import { USERS } from './harness/users';
 import { env, gotoSignIn, newSession, openBrowser, screenshot, signIn } from './support';
 

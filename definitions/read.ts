@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { loadRegistry, DefinitionError, type DefinitionSource, type Registry, type LoadResult } from '../../../engine/src/index';
+import { loadRegistry, DefinitionError, type DefinitionSource, type Registry, type LoadResult } from '../engine/src/index';
 
 const ROOTS = ['schemas', 'reports'];
 

@@ -3,9 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 /** The browser suite: run by `npm run e2e` (scripts/e2e.ts), which starts the servers first. */
 export default defineConfig({
-  root: fileURLToPath(new URL('../..', import.meta.url)),
+  root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['web/e2e/**/*.e2e.ts'],
+    include: ['e2e/**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,

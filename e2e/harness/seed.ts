@@ -1,7 +1,7 @@
-import { openStore } from '../../../server/src/store/index';
-import { ensureAdmin, prepareStore } from '../../../server/src/boot';
-import { hashPassword } from '../../../server/src/auth/passwords';
-import { requireDefinitions } from '../../../server/src/definitions/read';
+import { openStore } from '../../server/src/store/index';
+import { ensureAdmin, prepareStore } from '../../server/src/boot';
+import { hashPassword } from '../../server/src/auth/passwords';
+import { requireDefinitions } from '../../definitions/read';
 import { GROUPS, USERS } from './users';
 
 const stamp = () => {

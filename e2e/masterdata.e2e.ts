@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../definitions/read';
 import { adminStory } from './adminStory';
 import { endpointExists, screenshot } from './support';
 

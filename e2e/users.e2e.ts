@@ -14,7 +14,7 @@ import { env, newSession, signIn, signInError } from './support';
  */
 const tag = Date.now().toString(36).slice(-5);
 const GROUP = `Auditors ${tag}`;
-const WAREHOUSE = 'Rosario Norte'; // seeded by web/e2e/harness/seed.ts
+const WAREHOUSE = 'Rosario Norte'; // seeded by e2e/harness/seed.ts
 const INVITEE = { email: `invitee.${tag}@e2e.local`, name: `Ivo Invitee ${tag}`, password: 'Invited-pass-2026' };
 /** The group grants Reports; the template masterDataAdmin grants Master Data and Data Import. */
 const TEMPLATE = 'masterDataAdmin';

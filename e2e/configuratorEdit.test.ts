@@ -2,12 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Registry } from '../../../engine/src/index';
-import { loadDefinitions } from '../../../server/src/definitions/read';
-import { startHarness, type Harness } from '../../../server/src/testing/harness';
-import { aCompany } from '../../../server/src/testing/records';
-import { columnsOf } from '../../../engine/src/list/index';
-import { buildForm, visibleMessages } from './formSchema';
+import type { Registry } from '../engine/src/index';
+import { loadDefinitions } from '../definitions/read';
+import { startHarness, type Harness } from '../server/src/testing/harness';
+import { aCompany } from '../server/src/testing/records';
+import { columnsOf } from '../engine/src/list/index';
+import { buildForm, visibleMessages } from '../web/src/masterdata/formSchema';
 
 /**
  * Issue 6, point 6: a configurator adds a field to an extension JSON file and restarts the

@@ -1,0 +1,1 @@
+export { ensureWebBuild } from '../../scripts/lib/webBuild';

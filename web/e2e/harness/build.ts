@@ -1,1 +1,0 @@
-export { ensureWebBuild } from '../../../scripts/lib/webBuild';
