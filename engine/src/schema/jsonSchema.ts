@@ -70,7 +70,7 @@ function fieldUi(f: FieldDef, options: SchemaOptions): UiSchema {
   const uiOptions: Record<string, unknown> = { widget };
   if (f.ref) uiOptions.ref = f.ref;
   if (f.minChars !== undefined) uiOptions.minChars = f.minChars;
-  if (f.unit) uiOptions.unit = f.unit;
+  if (f.unit) uiOptions.unit = localize(f.unit, options.lang);
   if (f.fractionDigits !== undefined) uiOptions.fractionDigits = f.fractionDigits;
   if (f.accept) uiOptions.accept = f.accept;
   if (f.maxSizeBytes) uiOptions.maxSizeBytes = f.maxSizeBytes;
