@@ -69,9 +69,9 @@ describe('loading definitions', () => {
   });
 
   it('wants a counting engine message in each plural form, word for word in English', () => {
-    const en = { ...catalogueBundle(), 'signIn.prompt': 'Please sign-in below' };
+    const en: Record<string, string> = { ...catalogueBundle(), 'signIn.prompt': 'Please sign-in below' };
     delete en['import.job.rejected_one'];
-    const es = { ...catalogueBundle('es'), 'signIn.prompt': 'Entre' };
+    const es: Record<string, string> = { ...catalogueBundle('es'), 'signIn.prompt': 'Entre' };
     delete es['error.validationFailed_many'];
     expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': es })).toEqual([
       'schemas/i18n/en.json:/import.job.rejected_one: missing the message of IMPORT_REJECTED: "Nothing was imported: {{count}} row was rejected and the mode is all or nothing"',
