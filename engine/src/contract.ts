@@ -12,6 +12,8 @@ export interface ErrorDetail {
   field?: string;
   message: string;
   code?: string;
+  /** The values the message was written with, so a client can say it in its user's language. */
+  params?: Record<string, unknown>;
 }
 
 /** A search shorter than this is ignored by the server and not sent by the web. */

@@ -26,7 +26,7 @@ export const ERRORS = {
   LOT_NOT_STRING: { key: 'validation.lotNotString', status: 400, template: 'The lot identifier must be a string' },
   FORMAT_IMMUTABLE: { key: 'validation.immutable', status: 400, template: '{label} : cannot be changed after creation' },
   FORMAT_REFERENCE_NOT_FOUND: { key: 'validation.referenceNotFound', status: 400, template: '{label} : no {type} with id {value}' },
-  VALIDATION_FAILED: { key: 'error.validationFailed', status: 400, template: 'The {entity} record is not valid: {count} problem(s)' },
+  VALIDATION_FAILED: { key: 'error.validationFailed', status: 400, template: { one: 'The {entity} record is not valid: {count} problem', other: 'The {entity} record is not valid: {count} problems' } },
   INVALID_REQUEST: { key: 'error.invalidRequest', status: 400, template: 'The request is not valid: {detail}' },
   INVALID_JSON: { key: 'error.invalidJson', status: 400, template: 'The request body is not valid JSON' },
   JSON_TOO_DEEP: { key: 'error.jsonTooDeep', status: 400, template: 'The request body is nested more than {limit} levels deep' },
@@ -87,7 +87,7 @@ export const ERRORS = {
   IMPORT_UNIQUE_TAKEN: { key: 'import.row.uniqueTaken', status: 400, template: '{label} : {value} already belongs to another {entity}' },
   IMPORT_KEY_AMBIGUOUS: { key: 'import.row.keyAmbiguous', status: 400, template: '{label} : {value} matches {count} records' },
   IMPORT_ROW_FAILED: { key: 'import.row.failed', status: 400, template: 'The row could not be written: {reason}' },
-  IMPORT_REJECTED: { key: 'import.job.rejected', status: 400, template: 'Nothing was imported: {count} row(s) were rejected and the mode is all or nothing' },
+  IMPORT_REJECTED: { key: 'import.job.rejected', status: 400, template: { one: 'Nothing was imported: {count} row was rejected and the mode is all or nothing', other: 'Nothing was imported: {count} rows were rejected and the mode is all or nothing' } },
   IMPORT_ROLLED_BACK: { key: 'import.job.rolledBack', status: 500, template: 'The import was rolled back and changed nothing: {reason}' },
   IMPORT_FAILED: { key: 'import.job.failed', status: 500, template: 'The import failed and changed nothing: {reason}' },
   IMPORT_INTERRUPTED: { key: 'import.job.interrupted', status: 500, template: 'the server stopped {count} times during the import' },
@@ -98,8 +98,29 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** A message template; one that counts (`{count}`) has a wording per English plural category. */
+export type Template = string | { readonly one: string; readonly other: string };
+
+const englishPlural = new Intl.PluralRules('en');
+
+/** The wording for these values: a counting template picks its form by `count`, as i18next does. */
+export function templateFor(template: Template, params: Record<string, unknown> = {}): string {
+  if (typeof template === 'string') return template;
+  return englishPlural.select(Number(params.count)) === 'one' ? template.one : template.other;
+}
+
+/**
+ * The bundle keys a catalogue entry's English lives under, each with its text in bundle
+ * form (`{{name}}`): `key`, or i18next's `key_one` / `key_other` for a counting template.
+ */
+export function bundleTexts(entry: { key: string; template: Template }): [string, string][] {
+  const bundle = (s: string) => s.replace(/\{(\w+)\}/g, '{{$1}}');
+  const t = entry.template;
+  return typeof t === 'string' ? [[entry.key, bundle(t)]] : [[`${entry.key}_one`, bundle(t.one)], [`${entry.key}_other`, bundle(t.other)]];
+}
+
 export function formatError(code: ErrorCode, params: Record<string, unknown> = {}): string {
-  return interpolate(ERRORS[code].template, params);
+  return interpolate(templateFor(ERRORS[code].template, params), params);
 }
 
 /** Thrown for programming or definition errors (never for bad user values). */

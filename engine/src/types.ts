@@ -196,7 +196,7 @@ export interface DeploymentSettings {
    */
   frame: { featuresOrigin?: string; baseDomain: string; indexPage: string; allowedOrigins?: string[]; mainOrigin?: string };
   signIn: {
-    providers: { id: string; kind: string; label?: string }[];
+    providers: { id: string; kind: string; label?: LocalText | string }[];
     accountExpiry?: string | null;
     allowedDomains?: string[];
     ssoRoleMapping?: Record<string, unknown>;
@@ -214,7 +214,7 @@ export interface DeploymentSettings {
 
 export interface DeploymentDef {
   name: string;
-  label?: string;
+  label?: LocalText | string;
   features: Record<string, boolean>;
   extensions: Record<string, string[]>;
   /** Enabled extensions with required fields that a record may still go without, per base entity. */

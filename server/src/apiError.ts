@@ -1,4 +1,4 @@
-import { ERRORS, formatError, placeholders, type ErrorCode, type ErrorDetail } from '../../engine/src/index';
+import { ERRORS, formatError, placeholders, templateFor, type ErrorCode, type ErrorDetail } from '../../engine/src/index';
 
 export type { ErrorDetail };
 
@@ -17,7 +17,7 @@ export class ApiError extends Error {
     this.code = code;
     this.status = ERRORS[code].status;
     this.details = details;
-    const shown = new Set(placeholders(ERRORS[code].template));
+    const shown = new Set(placeholders(templateFor(ERRORS[code].template)));
     this.params = Object.fromEntries(Object.entries(params).filter(([k, v]) => shown.has(k) && v !== undefined));
   }
 

@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { ERRORS } from '../errors';
+import { bundleTexts, ERRORS } from '../errors';
 import type { CustomMenuEntry, FieldDef } from '../types';
 import type { Parsed } from './load';
 import type { Problem } from './problems';
@@ -148,22 +148,51 @@ export function checkCrossReferences(p: Parsed): Problem[] {
   }
 
   const en = p.i18n.get('en')!;
+  const codeOf = new Map(Object.entries(ERRORS).flatMap(([code, e]) => bundleTexts(e).map(([key]) => [key, code] as const)));
+  for (const [code, e] of Object.entries(ERRORS)) {
+    for (const [key, expected] of bundleTexts(e)) {
+      const text = en.def[key];
+      if (text === undefined) add(en.file, `/${escapePointer(key)}`, `missing the message of ${code}: "${expected}"`);
+      else if (text !== expected) add(en.file, `/${escapePointer(key)}`, `must read "${expected}" word for word (${code})`);
+    }
+  }
   for (const [lang, { file, def }] of p.i18n) {
-    if (lang === 'en') continue;
+    // Every key of en.json in every language, a counting key in each plural form the language has.
+    const need = requiredKeys(en.def, lang);
+    for (const [key, base] of need) {
+      if (def[key] !== undefined || lang === 'en') continue;
+      const code = codeOf.get(base);
+      add(file, `/${escapePointer(key)}`, `key "${key}" is missing (en.json has ${base === key ? 'it' : `"${base}"`})${code ? `: the message of ${code}` : ''}`);
+    }
     for (const [key, text] of Object.entries(def)) {
       if (key === '$schema') continue;
-      const base = en.def[key];
+      const base = need.get(key);
       if (base === undefined) { add(file, `/${escapePointer(key)}`, `key "${key}" is not in en.json`); continue; }
-      const want = placeholders(base);
+      if (lang === 'en') continue;
+      const want = placeholders(en.def[base]);
       const got = placeholders(text);
       if (want !== got) add(file, `/${escapePointer(key)}`, `placeholders ${got || 'none'} differ from en.json's ${want || 'none'}`);
     }
   }
-  for (const [code, e] of Object.entries(ERRORS)) {
-    const text = en.def[e.key];
-    const expected = e.template.replace(/\{(\w+)\}/g, '{{$1}}');
-    if (text === undefined) add(en.file, `/${escapePointer(e.key)}`, `missing the message of ${code}: "${expected}"`);
-    else if (text !== expected) add(en.file, `/${escapePointer(e.key)}`, `must read "${expected}" word for word (${code})`);
+  return out;
+}
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * The keys a bundle in `lang` must hold, each with the en.json key it translates: en.json's
+ * own keys, but a counting key (i18next's `key_one` / `key_other`) once per plural category
+ * of the language (French and Spanish also have `key_many`, which i18next asks for).
+ */
+export function requiredKeys(en: Readonly<Record<string, string>>, lang: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+  for (const key of Object.keys(en)) {
+    if (key === '$schema') continue;
+    const base = key.replace(PLURAL, '');
+    if (base === key || en[`${base}_other`] === undefined) { out.set(key, key); continue; }
+    for (const c of categories) out.set(`${base}_${c}`, en[`${base}_${c}`] !== undefined ? `${base}_${c}` : `${base}_other`);
+    if (lang === 'en') out.set(key, key);
   }
   return out;
 }

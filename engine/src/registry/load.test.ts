@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRegistry } from './load';
 import { formatProblem } from './problems';
-import { fixtureSources } from '../testing/fixtures';
+import { catalogueBundle, fixtureSources } from '../testing/fixtures';
 
 const t = (en: string) => ({ en, es: en, fr: en });
 const lines = (over: Record<string, unknown>) => loadRegistry(fixtureSources(over)).problems.map(formatProblem);
@@ -61,9 +61,33 @@ describe('loading definitions', () => {
     const src = fixtureSources();
     const en = JSON.parse(src.find((s) => s.path === 'schemas/i18n/en.json')!.text);
     en['validation.mandatory'] = '{{label}}: value required';
-    expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': { 'only.here': 'x' } })).toEqual([
-      'schemas/i18n/es.json:/only.here: key "only.here" is not in en.json',
+    expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': { ...catalogueBundle('es'), 'signIn.prompt': 'Entre', 'only.here': 'x' } })).toEqual([
       'schemas/i18n/en.json:/validation.mandatory: must read "{{label}} : A value is mandatory." word for word (FORMAT_MANDATORY)',
+      'schemas/i18n/es.json:/only.here: key "only.here" is not in en.json',
+    ]);
+  });
+
+  // Issue 14 item 9: every string in each offered language.
+  it('names the bundle and the key an offered language lacks', () => {
+    const en = { ...catalogueBundle(), 'signIn.prompt': 'Please sign-in below', 'list.count_one': '{{count}} record', 'list.count_other': '{{count}} records' };
+    const fr: Record<string, string> = { ...catalogueBundle('fr'), 'list.count_one': '{{count}} fiche', 'list.count_other': '{{count}} fiches' };
+    delete fr['error.invalidJson'];
+    const es = { ...catalogueBundle('es'), 'signIn.prompt': 'Por favor, inicie sesión', 'list.count_one': '{{count}} registro', 'list.count_many': '{{count}} de registros', 'list.count_other': '{{count}} registros' };
+    expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': es, 'schemas/i18n/fr.json': fr })).toEqual([
+      'schemas/i18n/fr.json:/error.invalidJson: key "error.invalidJson" is missing (en.json has it): the message of INVALID_JSON',
+      'schemas/i18n/fr.json:/signIn.prompt: key "signIn.prompt" is missing (en.json has it)',
+      'schemas/i18n/fr.json:/list.count_many: key "list.count_many" is missing (en.json has "list.count_other")',
+    ]);
+  });
+
+  it('wants a counting engine message in each plural form, word for word in English', () => {
+    const en: Record<string, string> = { ...catalogueBundle(), 'signIn.prompt': 'Please sign-in below' };
+    delete en['import.job.rejected_one'];
+    const es: Record<string, string> = { ...catalogueBundle('es'), 'signIn.prompt': 'Entre' };
+    delete es['error.validationFailed_many'];
+    expect(lines({ 'schemas/i18n/en.json': en, 'schemas/i18n/es.json': es })).toEqual([
+      'schemas/i18n/en.json:/import.job.rejected_one: missing the message of IMPORT_REJECTED: "Nothing was imported: {{count}} row was rejected and the mode is all or nothing"',
+      'schemas/i18n/es.json:/error.validationFailed_many: key "error.validationFailed_many" is missing (en.json has "error.validationFailed_other"): the message of VALIDATION_FAILED',
     ]);
   });
 

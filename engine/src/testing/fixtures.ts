@@ -1,13 +1,18 @@
 import type { DefinitionSource } from '../registry/load';
 import { loadRegistry } from '../registry/load';
 import type { Registry } from '../registry/registry';
-import { ERRORS } from '../errors';
+import { bundleTexts, ERRORS } from '../errors';
+import { requiredKeys } from '../registry/crossrefs';
 
 const t = (en: string, es = `${en} (es)`, fr = `${en} (fr)`) => ({ en, es, fr });
 
-/** English messages of the error catalogue, in i18n form, so fixtures pass the word-for-word check. */
-export function catalogueBundle(): Record<string, string> {
-  return Object.fromEntries(Object.values(ERRORS).map((e) => [e.key, e.template.replace(/\{(\w+)\}/g, '{{$1}}')]));
+/**
+ * English messages of the error catalogue, in i18n form, so fixtures pass the word-for-word
+ * check; for another language, with the plural forms that language needs.
+ */
+export function catalogueBundle(lang = 'en'): Record<string, string> {
+  const en: Record<string, string> = Object.fromEntries(Object.values(ERRORS).flatMap((e) => bundleTexts(e)));
+  return Object.fromEntries([...requiredKeys(en, lang)].map(([key, base]) => [key, en[base]]));
 }
 
 /** A small, valid set of definitions; tests override parts of it to break it on purpose. */
@@ -102,7 +107,7 @@ export function fixtureSources(over: Partial<Record<string, unknown>> = {}): Def
       },
     },
     'schemas/i18n/en.json': { ...catalogueBundle(), 'signIn.prompt': 'Please sign-in below' },
-    'schemas/i18n/es.json': { 'signIn.prompt': 'Por favor, inicie sesión' },
+    'schemas/i18n/es.json': { ...catalogueBundle('es'), 'signIn.prompt': 'Por favor, inicie sesión' },
     ...over,
   };
   return Object.entries(files)

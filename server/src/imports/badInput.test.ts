@@ -119,7 +119,7 @@ describe('bad input writes nothing and keeps the server up', () => {
   it('rejects ragged rows at their row, with the cell counts', async () => {
     await unchangedBy(async () => {
       const j = await job(`${HEADER}\n${good(1)}\n${good(2)},extra\nshort,row\n`);
-      expect(j.error).toMatchObject({ code: 'IMPORT_REJECTED', message: 'Nothing was imported: 2 row(s) were rejected and the mode is all or nothing' });
+      expect(j.error).toMatchObject({ code: 'IMPORT_REJECTED', message: 'Nothing was imported: 2 rows were rejected and the mode is all or nothing' });
       expect(j.errors.data).toEqual([
         { row: 3, messages: [expect.objectContaining({ code: 'IMPORT_RAGGED_ROW', message: 'The row has 6 cells; the header has 5' })] },
         { row: 4, messages: [expect.objectContaining({ code: 'IMPORT_RAGGED_ROW', message: 'The row has 2 cells; the header has 5' })] },

@@ -113,7 +113,7 @@ export class MasterDataService {
     const result = prepareRecord(this.reg, def.name, typeof body === 'string' ? 0 : body, { before });
     const details: ErrorDetail[] = result.messages
       .filter((m) => m.severity === 'error')
-      .map((m) => ({ field: m.field, message: m.message, code: m.code }));
+      .map((m) => ({ field: m.field, message: m.message, code: m.code, params: m.params }));
     const value = result.value;
     if (details.length === 0) details.push(...(await resolveReferences(this.reg, this.store, formOf(this.reg, def.name)!.fields, value)));
     if (details.length > 0) throw this.invalid(def, details);

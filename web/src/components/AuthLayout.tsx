@@ -1,6 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localize } from '../../../engine/src/index';
 import { useServices } from '../app/services';
+import { useLanguage } from '../i18n/useLanguage';
 import { useAuth } from '../auth/auth';
 import { Brand, BrandMark } from './Brand';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -13,6 +15,9 @@ export function AuthLayout({ children, overlay }: { children: ReactNode; overlay
   const { t } = useTranslation();
   const { config } = useServices();
   const { status } = useAuth();
+  const [lang] = useLanguage();
+  // index.html's title is English; before sign-in the shell does not set one.
+  useEffect(() => { if (status !== 'signedIn') document.title = t('app.name'); }, [status, t]);
   const settings = config.deployment.settings;
   const card = (
     <section className="tm-auth__card">
@@ -42,7 +47,7 @@ export function AuthLayout({ children, overlay }: { children: ReactNode; overlay
         </header>
         {card}
         <footer className="tm-auth__footer">
-          {config.deployment.label}
+          {localize(config.deployment.label, lang)}
         </footer>
       </main>
     </div>

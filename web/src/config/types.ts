@@ -1,4 +1,4 @@
-import type { DeploymentSettings, FixedRouteDef, I18nBundle, Lang } from '../../../engine/src/index';
+import type { DeploymentSettings, FixedRouteDef, I18nBundle, Lang, LocalText } from '../../../engine/src/index';
 
 /** The settings the screens before sign-in need (GET /api/config/public). */
 export type PublicSettings = Pick<
@@ -10,7 +10,7 @@ export type PublicSettings = Pick<
 };
 
 export interface PublicConfig {
-  deployment: { name: string; label?: string; settings: PublicSettings };
+  deployment: { name: string; label?: LocalText | string; settings: PublicSettings };
   i18n: Partial<Record<Lang, I18nBundle>>;
   routes: FixedRouteDef[];
 }

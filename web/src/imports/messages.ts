@@ -1,5 +1,5 @@
 /** An import's messages in the user's language, from their code and values. */
-import { localize, placeholders, type FieldDef, type Lang } from '../../../engine/src/index';
+import { localize, placeholders, templateFor, type FieldDef, type Lang } from '../../../engine/src/index';
 import { catalogueEntry } from '../api/errorText';
 import { fieldOfPath } from './columns';
 import type { CodedMessage } from './logic';
@@ -17,7 +17,7 @@ export function messageText(m: CodedMessage & { field?: string }, lang: Lang, t:
   const entry = catalogueEntry(m.code);
   if (!entry) return m.message;
   const params: Record<string, unknown> = { ...m.params };
-  if (placeholders(entry.template).some((name) => params[name] === undefined || params[name] === null)) return m.message;
+  if (placeholders(templateFor(entry.template)).some((name) => params[name] === undefined || params[name] === null)) return m.message;
   const field = m.field ? fieldOfPath(fields, m.field) : undefined;
   if (field && params.label === localize(field.label, 'en')) params.label = localize(field.label, lang);
   return t(entry.key, { ...params, defaultValue: m.message });

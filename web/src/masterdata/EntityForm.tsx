@@ -9,6 +9,7 @@ import { localize } from '../../../engine/src/index';
 import type { Rec } from './api';
 import { chunkedObjectFieldTemplate } from './chunkedObject';
 import { FieldErrorsContext, FieldErrorTemplate } from './fieldErrors';
+import { rjsfTranslator } from './rjsfStrings';
 import { useEntityForm } from './useEntityForm';
 import { useMasterData } from './useMasterData';
 import { MD_FIELDS, MD_WIDGETS } from './widgets/registry';
@@ -20,7 +21,7 @@ const DEFAULTS = { emptyObjectFields: 'populateRequiredDefaults' } as const;
 const TEMPLATES = { FieldErrorTemplate, ObjectFieldTemplate: chunkedObjectFieldTemplate(PrimeTemplates.ObjectFieldTemplate!) };
 
 /** RJSF with props that stay the same while the user types, so it never rebuilds its state. */
-const StableForm = memo(function StableForm(p: { schema: RJSFSchema; uiSchema: UiSchema; formData: Rec; formContext: object; onChange: (v: Rec) => void; onSubmit: () => void }) {
+const StableForm = memo(function StableForm(p: { schema: RJSFSchema; uiSchema: UiSchema; formData: Rec; formContext: object; translateString: ReturnType<typeof rjsfTranslator>; onChange: (v: Rec) => void; onSubmit: () => void }) {
   return (
     <Form
       schema={p.schema}
@@ -34,6 +35,7 @@ const StableForm = memo(function StableForm(p: { schema: RJSFSchema; uiSchema: U
       fields={MD_FIELDS}
       templates={TEMPLATES}
       formContext={p.formContext}
+      translateString={p.translateString}
       onChange={(e: IChangeEvent) => p.onChange((e.formData ?? {}) as Rec)}
       onSubmit={p.onSubmit}
     />
@@ -53,6 +55,7 @@ export function EntityForm({ entity, id, onSaved, onCancel }: EntityFormProps) {
   const { registry, lang } = useMasterData();
   const f = useEntityForm(entity, id);
   const formContext = useMemo(() => ({ entity }), [entity]);
+  const translateString = useMemo(() => rjsfTranslator(t), [t]);
   const submitLatest = useRef<() => void>(() => undefined);
   const submitRef = useCallback(() => submitLatest.current(), []);
   const def = registry.entities[entity];
@@ -76,7 +79,7 @@ export function EntityForm({ entity, id, onSaved, onCancel }: EntityFormProps) {
         </div>
       )}
       <FieldErrorsContext.Provider value={f.errors}>
-        <StableForm key={`${entity}:${id ?? 'new'}`} schema={f.built.schema} uiSchema={f.built.uiSchema} formData={f.initial} formContext={formContext} onChange={f.onChange} onSubmit={submitRef} />
+        <StableForm key={`${entity}:${id ?? 'new'}`} schema={f.built.schema} uiSchema={f.built.uiSchema} formData={f.initial} formContext={formContext} translateString={translateString} onChange={f.onChange} onSubmit={submitRef} />
       </FieldErrorsContext.Provider>
       <div className="tm-md-form__actions">
         <Button label={t('masterdata.action.save')} icon="pi pi-check" loading={f.saving} onClick={() => void submit()} data-testid="form-save" />

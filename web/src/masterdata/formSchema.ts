@@ -89,10 +89,10 @@ export function toErrorSchema(messages: readonly FieldMessage[]): ErrorTree {
  * The engine's messages to show now: while typing, only what concerns a value the user has
  * given (a "mandatory" message waits for the first save); after a save attempt, all errors.
  */
-export function visibleMessages(result: FormatResult, submitted: boolean): FieldMessage[] {
+export function visibleMessages(result: FormatResult, submitted: boolean, text: (m: FormatResult['messages'][number]) => string = (m) => m.message): FieldMessage[] {
   return result.messages
     .filter((m) => m.severity === 'error' && (submitted || m.code !== 'FORMAT_MANDATORY'))
-    .map((m) => ({ field: m.field, message: m.message }));
+    .map((m) => ({ field: m.field, message: text(m) }));
 }
 
 /** Drops empty strings and empty objects the form leaves behind, so "absent" stays absent. */

@@ -1,5 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formOf } from '../../../engine/src/index';
+import { errorText } from '../api/errorText';
 import type { ApiRequestError } from '../api/errors';
+import { messageText } from '../imports/messages';
 import type { Rec } from './api';
 import { FieldErrorStore } from './fieldErrors';
 import { buildForm, pruneEmpty, visibleMessages, type FieldMessage } from './formSchema';
@@ -12,8 +16,10 @@ import { useMasterData } from './useMasterData';
  */
 export function useEntityForm(entity: string, id: string | undefined) {
   const { md, registry, lang } = useMasterData();
+  const { t } = useTranslation();
   const purpose = id ? 'edit' : 'create';
   const built = useMemo(() => buildForm(registry, entity, lang, purpose), [registry, entity, lang, purpose]);
+  const fields = useMemo(() => formOf(registry, entity)?.fields ?? [], [registry, entity]);
   const errors = useMemo(() => new FieldErrorStore(), []);
   const [initial, setInitial] = useState<Rec | null>(id ? null : {});
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -41,7 +47,10 @@ export function useEntityForm(entity: string, id: string | undefined) {
     setMessages(next);
   }, [errors]);
 
-  const check = useCallback((v: Rec) => (built ? visibleMessages(built.validate(pruneEmpty(v), initial ?? undefined), submitted.current) : []), [built, initial]);
+  // The engine writes English; the user reads the catalogue's text in their language.
+  const say = useCallback((m: { code?: string; message: string; field?: string; params?: Record<string, unknown> }) =>
+    (m.code ? messageText({ code: m.code, message: m.message, field: m.field, params: m.params ?? {} }, lang, t, fields) : m.message), [lang, t, fields]);
+  const check = useCallback((v: Rec) => (built ? visibleMessages(built.validate(pruneEmpty(v), initial ?? undefined), submitted.current, say) : []), [built, initial, say]);
 
   const onChange = useCallback((v: Rec) => {
     value.current = v;
@@ -62,13 +71,13 @@ export function useEntityForm(entity: string, id: string | undefined) {
       return saved;
     } catch (e) {
       const err = e as ApiRequestError;
-      show((err.details ?? []).map((d) => ({ field: d.field, message: d.message })));
-      setSummary(err.message);
+      show((err.details ?? []).map((d) => ({ field: d.field, message: say(d) })));
+      setSummary(errorText(err, t));
       return null;
     } finally {
       setSaving(false);
     }
-  }, [check, show, id, md, entity]);
+  }, [check, show, say, t, id, md, entity]);
 
   return { built, initial, loadError, messages, summary, saving, errors, onChange, save };
 }

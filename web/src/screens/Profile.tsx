@@ -5,7 +5,9 @@ import validator from '@rjsf/validator-ajv8';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { toJsonSchema, toUiSchema, type FormDef } from '../../../engine/src/index';
+import { errorText } from '../api/errorText';
 import type { Profile as ProfileData } from '../config/types';
+import { rjsfTranslator } from '../masterdata/rjsfStrings';
 import { Page } from '../components/Page';
 import { useProfile } from '../shell/profileContext';
 import { useShell } from '../shell/shellContext';
@@ -24,6 +26,7 @@ export default function Profile({ route }: ScreenProps) {
   const me = useUserIdentity();
   const [busy, setBusy] = useState(false);
   const template = registry.extensions[TEMPLATE];
+  const translateString = useMemo(() => rjsfTranslator(t), [t]);
 
   const { schema, uiSchema } = useMemo(() => {
     const form: FormDef = { name: TEMPLATE, fields: template?.fields ?? [] };
@@ -43,7 +46,7 @@ export default function Profile({ route }: ScreenProps) {
       await save({ ...e.formData, primary_fields: { ...e.formData?.primary_fields } });
       toast({ severity: 'success', summary: t('toast.saved.summary'), detail: t('profile.saved') });
     } catch (err) {
-      toast({ severity: 'error', summary: t('toast.invalidData.summary'), detail: (err as Error).message });
+      toast({ severity: 'error', summary: t('toast.invalidData.summary'), detail: errorText(err, t) });
     } finally {
       setBusy(false);
     }
@@ -61,7 +64,7 @@ export default function Profile({ route }: ScreenProps) {
         </div>
         {loaded && template && (
           <div className="tm-profile__form" data-testid="profile-form">
-            <Form schema={schema} uiSchema={uiSchema} formData={formData} validator={validator} onSubmit={submit} showErrorList={false} />
+            <Form schema={schema} uiSchema={uiSchema} formData={formData} validator={validator} onSubmit={submit} showErrorList={false} translateString={translateString} />
           </div>
         )}
       </div>

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { localize } from '../../../engine/src/index';
+import { useLanguage } from '../i18n/useLanguage';
 import { LiteButton } from '../components/Lite';
 import type { PublicSettings } from '../config/types';
 
@@ -13,13 +15,14 @@ export function ProviderButtons({ providers, disabled, onChoose }: {
   onChoose: (providerId: string) => void;
 }) {
   const { t } = useTranslation();
+  const [lang] = useLanguage();
   if (providers.length === 0) return null;
   return (
     <div className="tm-providers">
       <div className="tm-divider" role="separator"><span>{t('signIn.or')}</span></div>
       <div className="tm-providers__grid">
         {providers.map((p) => {
-          const name = p.label ?? t(`signIn.provider.${p.id}`, { defaultValue: p.id });
+          const name = p.label ? localize(p.label, lang) : t(`signIn.provider.${p.id}`, { defaultValue: p.id });
           return (
             <LiteButton
               key={p.id} type="button" variant="outlined" className="tm-provider" disabled={disabled}

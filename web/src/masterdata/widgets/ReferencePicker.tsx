@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FieldProps } from '@rjsf/utils';
 import { FieldLabel } from './FieldLabel';
 import { InputText } from 'primereact/inputtext';
@@ -15,6 +16,7 @@ import { pickerMinChars } from './pickerLogic';
  */
 export function ReferencePicker(props: FieldProps) {
   const { md, registry, lang, settings } = useMasterData();
+  const { t } = useTranslation();
   const ui = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
   const ref = String(ui.ref ?? '');
   const target = registry.entities[ref];
@@ -63,7 +65,7 @@ export function ReferencePicker(props: FieldProps) {
       <div className="p-inputgroup">
         <InputText id={inputId} value={text} disabled={readOnly} autoComplete="off" role="combobox" aria-expanded={open}
           onChange={(e) => { setText(e.target.value); setOpen(true); }} onFocus={() => setOpen(true)} onBlur={() => setTimeout(() => setOpen(false), 200)} />
-        {id && !readOnly && <Button type="button" icon="pi pi-times" text aria-label="Clear" onClick={() => choose(undefined)} />}
+        {id && !readOnly && <Button type="button" icon="pi pi-times" text aria-label={t('common.clear')} onClick={() => choose(undefined)} />}
       </div>
       {open && items.length > 0 && (
         <ul className="tm-md-picker__list p-autocomplete-items" role="listbox" data-testid="picker-options"
