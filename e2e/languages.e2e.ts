@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { requireDefinitions } from '../../server/src/definitions/read';
+import { requireDefinitions } from '../definitions/read';
 import { GROUPS, USERS } from './harness/users';
 import { newSession, openBrowser, screenshot, type Session } from './support';
 
