@@ -4,7 +4,7 @@ import { fixtureRegistry, fixtureSources } from '../testing/fixtures';
 import { loadRegistry } from '../registry/load';
 
 const reg = fixtureRegistry();
-const t = (en: string) => ({ en, es: en });
+const t = (en: string) => ({ en, es: en, fr: en });
 
 describe('deep-link query validation (SPEC 5)', () => {
   it('requires the epc reference to be a string', () => {

@@ -14,7 +14,7 @@ const job = (o: Partial<ImportJob>): ImportJob => ({
 
 describe('import screen logic', () => {
   it('offers only the importable event entities on the event screen, and only master data on the import screen', () => {
-    const t = (en: string) => ({ en, es: en });
+    const t = (en: string) => ({ en, es: en, fr: en });
     const entity = (name: string, kind: string, importable?: boolean) =>
       ({ name, kind, importable, label: t(name), pluralLabel: t(name), fields: [{ id: 'name', label: t('Name'), type: 'string' }] });
     const reg = loadRegistry(fixtureSources({
