@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { requireDefinitions } from '../definitions/read';
 import { adminStory } from './adminStory';
-import { endpointExists, screenshot } from './support';
+import { disableFirstRowConfirmed, endpointExists, screenshot } from './support';
 
 /**
  * Issue 6 in the browser: the generated company form and list, from the definitions alone.
@@ -14,6 +14,7 @@ const NAME = `Quimex ${tag} SA`;
 const CHILD = `Quimex ${tag} Norte`;
 const BAD_EMAIL = 'ventas.at.quimex';
 const EMAIL_MESSAGE = `E-mail : ${BAD_EMAIL} does not match the required format`;
+const CUIT = '30-71234567-1';
 /** A 1×1 transparent PNG, served for every map tile. */
 const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
@@ -43,6 +44,27 @@ async function successToast(text: string): Promise<void> {
   await toast.locator('.p-toast-icon-close').click();
 }
 
+/** Chooses an option of a dropdown field by its label. */
+async function choose(inputId: string, label: string): Promise<void> {
+  const option = page.locator(`.p-dropdown-panel [role=option][aria-label="${label}"]`);
+  // The text fields commit on blur and the form re-renders, which can close a panel opened meanwhile.
+  await expect.poll(async () => {
+    if (!(await option.isVisible())) await page.locator(`[id="${inputId}"]`).click();
+    return option.isVisible();
+  }, { timeout: 10_000 }).toBe(true);
+  await option.click();
+  await expect.poll(() => page.locator(`[id="${inputId}"] .p-dropdown-label`).innerText()).toBe(label);
+}
+
+/** A company needs its enabled Company information extension: a valid CUIT, a company type and a state. */
+async function fillCompanyInfo(): Promise<void> {
+  const cuit = page.locator('#root_extensions_companyInfo_cuit');
+  await cuit.fill(CUIT);
+  await cuit.blur();
+  await choose('root_extensions_companyInfo_company_type', 'Distributor');
+  await choose('root_extensions_companyInfo_state', 'Active');
+}
+
 /** The error text RJSF shows under one field (the element its input is described by). */
 async function errorsAt(inputId: string): Promise<string> {
   const el = page.locator(`[id="${inputId}__error"]`);
@@ -58,8 +80,14 @@ describe('generated master-data screens', () => {
     await page.locator('#root_email').fill(BAD_EMAIL);
     await expect.poll(() => errorsAt('root_email'), { timeout: 5000 }).toContain(EMAIL_MESSAGE);
     await page.locator('[data-testid=form-save]').click();
-    await expect(page.locator('[data-testid=form-summary]').innerText()).resolves.toContain(EMAIL_MESSAGE);
+    const summary = () => page.locator('[data-testid=form-summary]').innerText();
+    await expect(summary()).resolves.toContain(EMAIL_MESSAGE);
+    // The enabled Company information extension is required on create: nothing is chosen for the user.
+    await expect.poll(summary).toContain('CUIT : A value is mandatory.');
+    await expect.poll(summary).toContain('Company type : A value is mandatory.');
+    await expect.poll(summary).toContain('State : A value is mandatory.');
     await page.locator('#root_email').fill('ventas@quimex.test');
+    await fillCompanyInfo();
     await expect.poll(() => page.locator('[data-testid=form-summary]').count()).toBe(0);
     await page.locator('[data-testid=form-save]').click();
     await successToast(`${NAME} was created`);
@@ -121,6 +149,7 @@ describe('generated master-data screens', () => {
     await openCompanies();
     await page.locator('[data-testid=list-new]').click();
     await page.locator('#root_company_name').fill(CHILD);
+    await fillCompanyInfo();
     const picker = page.locator('#root_parent_company_id');
     await picker.pressSequentially('Qu', { delay: 30 });
     await page.waitForTimeout(800); // past the 500 ms debounce: two letters search nothing
@@ -157,16 +186,7 @@ describe('generated master-data screens', () => {
   it('disables the company and finds it under the Disabled filter', async () => {
     await openCompanies();
     await search(NAME);
-    // Disabling asks first: declining changes nothing, accepting disables.
-    await rows().first().locator('[data-testid=row-disable]').click();
-    const dialog = page.locator('.p-confirm-dialog');
-    await dialog.waitFor();
-    expect(await dialog.innerText()).toContain(NAME);
-    await dialog.locator('.p-confirm-dialog-reject').click();
-    await dialog.waitFor({ state: 'detached' });
-    expect(await rows().count()).toBe(1);
-    await rows().first().locator('[data-testid=row-disable]').click();
-    await page.locator('.p-confirm-dialog .p-confirm-dialog-accept').click();
+    await disableFirstRowConfirmed(page, NAME);
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
     await page.locator('[data-testid=state-filter]').getByText('Disabled', { exact: true }).click();
     await search(NAME);
@@ -223,6 +243,7 @@ describe('generated master-data screens', () => {
     await openCompanies();
     await page.locator('[data-testid=list-new]').click();
     await page.locator('#root_company_name').fill(MAP_NAME);
+    await fillCompanyInfo();
     const map = page.locator('[data-testid=location-map]');
     await map.scrollIntoViewIfNeeded();
     await expect.poll(() => map.getAttribute('class'), { timeout: 15_000 }).toContain('leaflet-container'); // Leaflet loads with the first map

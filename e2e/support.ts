@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './harness/browser';
 
@@ -97,4 +98,18 @@ export async function endpointExists(method: string, path: string): Promise<bool
   if (res.status !== 404) return true;
   const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
   return body.error?.code !== 'ROUTE_NOT_FOUND';
+}
+
+/** Disables the first list row, which asks first naming the record: declining changes nothing, accepting disables. */
+export async function disableFirstRowConfirmed(page: Page, title: string): Promise<void> {
+  const first = page.locator('[data-testid=list-row]').first();
+  await first.locator('[data-testid=row-disable]').click();
+  const dialog = page.locator('.p-confirm-dialog');
+  await dialog.waitFor();
+  expect(await dialog.innerText()).toContain(title);
+  await dialog.locator('.p-confirm-dialog-reject').click();
+  await dialog.waitFor({ state: 'detached' });
+  expect(await page.locator('[data-testid=list-row]').count()).toBe(1);
+  await first.locator('[data-testid=row-disable]').click();
+  await page.locator('.p-confirm-dialog .p-confirm-dialog-accept').click();
 }

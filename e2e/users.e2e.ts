@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { adminStory } from './adminStory';
 import { readableMail } from './harness/mail';
-import { env, newSession, signIn, signInError } from './support';
+import { disableFirstRowConfirmed, env, newSession, signIn, signInError } from './support';
 
 /**
  * User and group administration in the browser, through the generated screens of
@@ -74,7 +74,8 @@ async function pick(inputId: string, title: string): Promise<void> {
 
 /** Disables or enables the invitee's row: it leaves the list, and shows in its new state under that filter. */
 async function switchState(action: 'row-disable' | 'row-enable', state: 'Disabled' | 'Active'): Promise<void> {
-  await rows().first().locator(`[data-testid=${action}]`).click();
+  if (action === 'row-disable') await disableFirstRowConfirmed(page, INVITEE.name);
+  else await rows().first().locator('[data-testid=row-enable]').click();
   await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
   await page.locator('[data-testid=state-filter]').getByText(state, { exact: true }).click();
   await search(INVITEE.name);
@@ -187,7 +188,7 @@ describe('group and user administration', () => {
   it('disables the group: its members lose what it granted, and keep their own templates', async () => {
     await openList('/group-management', 'group');
     await search(GROUP);
-    await rows().first().locator('[data-testid=row-disable]').click();
+    await disableFirstRowConfirmed(page, GROUP);
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
     const member = await newSession(story.browser);
     await signIn(member.page, INVITEE.email, INVITEE.password);

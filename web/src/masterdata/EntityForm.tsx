@@ -15,8 +15,12 @@ import { useMasterData } from './useMasterData';
 import { MD_FIELDS, MD_WIDGETS } from './widgets/registry';
 import { flushPendingCommits } from './widgets/deferred';
 
-/** Defaults fill required fields only, so an extension nobody opened stays absent (and unvalidated). */
-const DEFAULTS = { emptyObjectFields: 'populateRequiredDefaults' } as const;
+/**
+ * Defaults fill required fields only, so an extension nobody opened stays absent (and unvalidated).
+ * An option list is a `oneOf` of consts: RJSF would take its first const as the default, silently
+ * choosing a value (even a disabled option) the user never picked and hiding "A value is mandatory".
+ */
+const DEFAULTS = { emptyObjectFields: 'populateRequiredDefaults', constAsDefaults: 'skipOneOf' } as const;
 /** Long forms render in blocks of fields (./chunkedObject): only the blocks on screen are laid out and painted. */
 const TEMPLATES = { FieldErrorTemplate, ObjectFieldTemplate: chunkedObjectFieldTemplate(PrimeTemplates.ObjectFieldTemplate!) };
 
