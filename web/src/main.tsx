@@ -10,6 +10,7 @@ import './styles/shell.css';
 import './styles/screens.css';
 import type { PublicConfig } from './config/types';
 import { App } from './app/App';
+import { bootFailureTexts } from './app/bootFailure';
 import { SignedInShell, SignInScreen } from './app/entryScreens';
 import { createServices, ServicesContext } from './app/services';
 import { local } from './app/storage';
@@ -46,11 +47,12 @@ async function fetchPublicConfig(): Promise<PublicConfig> {
 }
 
 function BootFailure({ message }: { message: string }) {
+  const texts = bootFailureTexts(navigator.languages ?? []);
   return (
-    <main className="tm-boot-failure">
-      <h1>The application could not start</h1>
+    <main className="tm-boot-failure" lang={texts.lang}>
+      <h1>{texts.title}</h1>
       <p>{message}</p>
-      <button type="button" onClick={() => window.location.reload()}>Try again</button>
+      <button type="button" onClick={() => window.location.reload()}>{texts.retry}</button>
     </main>
   );
 }
