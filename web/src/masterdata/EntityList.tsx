@@ -11,7 +11,7 @@ import { SelectButton } from 'primereact/selectbutton';
 import { MultiSelect } from 'primereact/multiselect';
 import type { Rec } from './api';
 import { localize } from '../../../engine/src/index';
-import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
+import { cellText, columnsOf, recordTitle, type ColumnSpec } from '../../../engine/src/list/index';
 import { PAGE_SIZE, type StateFilter } from './listState';
 import { useEntityList } from './useEntityList';
 import { useMasterData } from './useMasterData';
@@ -48,7 +48,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
   const confirmDisable = (record: Rec) => {
     const id = String(record.id);
     const def = registry.entities[entity];
-    const title = String(record[def?.titleField ?? 'id'] ?? id);
+    const title = recordTitle(def, record, lang);
     confirmDialog({
       header: t('masterdata.disable.header', { entity: def ? localize(def.label, lang) : entity }),
       message: t('masterdata.disable.message', { title }),

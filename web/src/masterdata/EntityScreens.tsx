@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useToast } from '../toasts/toast';
 import type { Rec } from './api';
 import { useMasterData } from './useMasterData';
+import { recordTitle } from '../../../engine/src/list/index';
 import { EntityForm } from './EntityForm';
 import { EntityList } from './EntityList';
 
@@ -22,10 +23,9 @@ function FormRoute({ entity, basePath, afterCreate }: EntityScreensProps) {
   const editing = id !== undefined && id !== 'new' ? id : undefined;
   const { t } = useTranslation();
   const toast = useToast();
-  const { registry } = useMasterData();
+  const { registry, lang } = useMasterData();
   const saved = (r: Rec) => {
-    const def = registry.entities[entity];
-    const title = String(r[def?.titleField ?? 'id'] ?? r.id ?? '');
+    const title = recordTitle(registry.entities[entity], r, lang);
     toast({ severity: 'success', summary: t('masterdata.saved.summary'), detail: t(editing ? 'masterdata.saved.updated' : 'masterdata.saved.created', { title }) });
   };
   return (

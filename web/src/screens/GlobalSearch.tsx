@@ -4,6 +4,7 @@ import { InputText } from 'primereact/inputtext';
 import { localize, resolveGoTo, type EntityDef } from '../../../engine/src/index';
 import { useServices } from '../app/services';
 import { Page } from '../components/Page';
+import { recordTitle } from '../../../engine/src/list/index';
 import { recordPath } from '../masterdata/recordLink';
 import { useAppNavigate } from '../frame/navigation';
 import { useShell } from '../shell/shellContext';
@@ -84,7 +85,6 @@ export default function GlobalSearch({ route }: ScreenProps) {
       <div className="tm-search__results" aria-live="polite">
         {found.map((e) => {
           const r = results![e.name] as { rows: Record<string, unknown>[]; total: number };
-          const title = e.titleField ?? 'id';
           const linked = resolveGoTo(allowed, e.name) !== null;
           return (
             <section key={e.name} className="tm-card tm-search__group" data-entity={e.name}>
@@ -97,10 +97,10 @@ export default function GlobalSearch({ route }: ScreenProps) {
                   <li key={String(row.id)}>
                     {linked ? (
                       <button type="button" className="tm-search__item" onClick={() => open(e.name, row.id)}>
-                        <span>{String(row[title] ?? row.id)}</span><small>{String(row.id)}</small>
+                        <span>{recordTitle(e, row, lang)}</span><small>{String(row.id)}</small>
                       </button>
                     ) : (
-                      <span className="tm-search__item"><span>{String(row[title] ?? row.id)}</span><small>{String(row.id)}</small></span>
+                      <span className="tm-search__item"><span>{recordTitle(e, row, lang)}</span><small>{String(row.id)}</small></span>
                     )}
                   </li>
                 ))}
