@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildMenu, buildRouteTable, routesFor, type Registry } from '../engine/src/index';
 import { USERS } from './harness/users';
-import { env, newSession, openBrowser, screenshot, seriousViolations, signIn } from './support';
+import { editJsonResponse, env, newSession, openBrowser, screenshot, seriousViolations, signIn } from './support';
 
 let browser: Browser;
 let registry: Registry;
@@ -197,9 +197,7 @@ describe('shell', () => {
 
   it('honours the custom menu, hidden icons, the version label and new-tab entries', async () => {
     const { page, context } = await newSession(browser);
-    await page.route('**/api/config', async (route) => {
-      const res = await route.fetch();
-      const body = await res.json();
+    await editJsonResponse(page, '**/api/config', (body) => {
       Object.assign(body.deployment.settings, {
         showIcons: false,
         version: { show: true, label: '2.0' },
@@ -208,7 +206,6 @@ describe('shell', () => {
           { id: 'handbook', path: 'https://example.org/handbook', label: { en: 'Handbook', es: 'Manual', fr: 'Manuel' } },
         ],
       });
-      await route.fulfill({ response: res, json: body });
     });
     await signIn(page, USERS.admin.email, USERS.admin.password);
     expect(await topLevelIds(page)).toEqual(['tracing', 'handbook']);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
+import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -177,11 +177,8 @@ describe('sign-in screen', () => {
   it('checks the account state when the deployment sets an expiry date, and hides the form when it expired', async () => {
     const { page, context } = await newSession(browser);
     // The deployment has no expiry date; the test gives it one and answers the status call as expired.
-    await page.route('**/api/config/public', async (route) => {
-      const res = await route.fetch();
-      const body = await res.json();
+    await editJsonResponse(page, '**/api/config/public', (body) => {
       body.deployment.settings.signIn.accountExpiry = '2020-01-01';
-      await route.fulfill({ response: res, json: body });
     });
     await page.route('**/api/public/checkOrganizationAccountStatus', (route) => route.fulfill({ json: { data: { accountExpired: true } } }));
     await page.goto('/');

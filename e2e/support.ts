@@ -54,6 +54,16 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
 }
 
+/** Answers the page's requests for `url` with the server's own JSON answer, as `edit` changes it. */
+export async function editJsonResponse(page: Page, url: string, edit: (body: any) => void): Promise<void> {
+  await page.route(url, async (route) => {
+    const res = await route.fetch();
+    const body = await res.json();
+    edit(body);
+    await route.fulfill({ response: res, json: body });
+  });
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = join(env.artifacts, 'screenshots');
   mkdirSync(dir, { recursive: true });
