@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
+import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signInError } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -113,8 +113,7 @@ describe('sign-in screen', () => {
   });
 
   it('shows initials from the e-mail when the user has no display name', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.noName.email, USERS.noName.password);
+    const { page, context } = await signedInSession(browser, USERS.noName);
     expect(await page.locator('[data-testid=user-button] [data-testid=avatar]').innerText()).toBe(USERS.noName.initials);
     await context.close();
   });

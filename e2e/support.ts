@@ -54,6 +54,13 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
 }
 
+/** A fresh session (newSession) signed in as the user. */
+export async function signedInSession(browser: Browser, user: { email: string; password: string }, viewport?: { width: number; height: number }): Promise<Session> {
+  const session = await newSession(browser, viewport);
+  await signIn(session.page, user.email, user.password);
+  return session;
+}
+
 /** Answers the page's requests for `url` with the server's own JSON answer, as `edit` changes it. */
 export async function editJsonResponse(page: Page, url: string, edit: (body: any) => void): Promise<void> {
   await page.route(url, async (route) => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { adminStory } from './adminStory';
 import { readableMail } from './harness/mail';
-import { disableFirstRowConfirmed, env, newSession, signIn, signInError } from './support';
+import { disableFirstRowConfirmed, env, newSession, signedInSession, signIn, signInError } from './support';
 
 /**
  * User and group administration in the browser, through the generated screens of
@@ -179,8 +179,7 @@ describe('group and user administration', () => {
     await blocked.context.close();
 
     await switchState('row-enable', 'Active');
-    const back = await newSession(story.browser);
-    await signIn(back.page, INVITEE.email, INVITEE.password);
+    const back = await signedInSession(story.browser, INVITEE);
     await back.context.close();
     expect(story.session.errors).toEqual([]);
   });
@@ -190,8 +189,7 @@ describe('group and user administration', () => {
     await search(GROUP);
     await disableFirstRowConfirmed(page, GROUP);
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
-    const member = await newSession(story.browser);
-    await signIn(member.page, INVITEE.email, INVITEE.password);
+    const member = await signedInSession(story.browser, INVITEE);
     const access = await accessOf(member.page);
     expect(access?.groups).toEqual([]);
     expect(access?.access).not.toContain('Reports');
