@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signInError } from './support';
+import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signInError, submitSignIn } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -73,9 +73,7 @@ describe('sign-in screen', () => {
       await route.continue();
     });
     await gotoSignIn(page);
-    await page.locator('input[name=email]').fill(USERS.admin.email);
-    await page.locator('input[name=password]').fill(USERS.admin.password);
-    await page.locator('button[type=submit]').click();
+    await submitSignIn(page, USERS.admin.email, USERS.admin.password);
     await expect.poll(() => page.locator('button[type=submit]').isDisabled()).toBe(true);
     expect(await page.locator('button[type=submit]').innerText()).toContain('Signing in');
     release();
@@ -124,9 +122,7 @@ describe('sign-in screen', () => {
     await gotoSignIn(page);
     await page.locator('.tm-langswitch__item[lang=es]').click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
-    await page.locator('input[name=email]').fill(user.email);
-    await page.locator('input[name=password]').fill(user.password);
-    await page.locator('button[type=submit]').click();
+    await submitSignIn(page, user.email, user.password);
     await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('[data-testid=language-button]').innerText(), { timeout: 10_000 }).toContain('ES');
     await page.reload();

@@ -45,12 +45,17 @@ export async function gotoSignIn(page: Page): Promise<void> {
   await page.locator('input[name=email]').waitFor();
 }
 
-/** Signs in through the form and waits for the shell. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await gotoSignIn(page);
+/** Fills the sign-in form on the page and sends it. */
+export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
+}
+
+/** Signs in through the form and waits for the shell. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await gotoSignIn(page);
+  await submitSignIn(page, email, password);
   await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
 }
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { adminStory } from './adminStory';
 import { readableMail } from './harness/mail';
-import { disableFirstRowConfirmed, env, newSession, signedInSession, signIn, signInError } from './support';
+import { disableFirstRowConfirmed, env, newSession, signedInSession, signIn, signInError, submitSignIn } from './support';
 
 /**
  * User and group administration in the browser, through the generated screens of
@@ -172,9 +172,7 @@ describe('group and user administration', () => {
 
     const blocked = await newSession(story.browser);
     await blocked.page.goto('/');
-    await blocked.page.locator('input[name=email]').fill(INVITEE.email);
-    await blocked.page.locator('input[name=password]').fill(INVITEE.password);
-    await blocked.page.locator('button[type=submit]').click();
+    await submitSignIn(blocked.page, INVITEE.email, INVITEE.password);
     expect(await signInError(blocked.page)).toBe('Account disabled. Contact your admin.');
     await blocked.context.close();
 
