@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { GROUPS, USERS } from './harness/users';
-import { env, newSession, openBrowser, signIn, type Session } from './support';
+import { env, newSession, openBrowser, signedInSession, signIn, type Session } from './support';
 
 interface Logged {
   origin: string;
@@ -13,8 +13,7 @@ let s: Session;
 
 beforeAll(async () => {
   browser = await openBrowser();
-  s = await newSession(browser);
-  await signIn(s.page, USERS.admin.email, USERS.admin.password);
+  s = await signedInSession(browser, USERS.admin);
 });
 afterAll(async () => {
   await browser?.close();
@@ -162,8 +161,7 @@ describe('embedded feature frame', () => {
   });
 
   it('takes the interface language from the profile and tells the frame about a second later', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.spanish.email, USERS.spanish.password);
+    const { page, context } = await signedInSession(browser, USERS.spanish);
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
     expect(await page.locator('.tm-nav > li > [data-menu-id=dashboards]').innerText()).toBe('Paneles');
     const frame = await featureFrame(page, 'dashboards');

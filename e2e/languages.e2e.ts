@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { requireDefinitions } from '../definitions/read';
 import { GROUPS, USERS } from './harness/users';
-import { newSession, openBrowser, screenshot, type Session } from './support';
+import { gotoSignIn, newSession, openBrowser, screenshot, submitSignIn, type Session } from './support';
 
 /**
  * Issue 14 item 9: in Spanish and in French the main screens show no text of another
@@ -119,14 +119,11 @@ describe.each(['es', 'fr'] as const)('the main screens in %s', (lang) => {
   });
 
   it('signs in', async () => {
-    await s.page.goto('/');
-    await s.page.locator('input[name=email]').waitFor();
+    await gotoSignIn(s.page);
     await s.page.locator(`.tm-langswitch button[lang=${lang}]`).click();
     await expect.poll(() => s.page.locator('html').getAttribute('lang')).toBe(lang);
     await expectOnly('sign-in');
-    await s.page.locator('input[name=email]').fill(USERS.admin.email);
-    await s.page.locator('input[name=password]').fill(USERS.admin.password);
-    await s.page.locator('button[type=submit]').click();
+    await submitSignIn(s.page, USERS.admin.email, USERS.admin.password);
     await s.page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
     if (await s.page.locator('html').getAttribute('lang') !== lang) await chooseInMenu(s.page, lang);
     await expect.poll(() => s.page.locator('html').getAttribute('lang')).toBe(lang);

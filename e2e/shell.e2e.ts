@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildMenu, buildRouteTable, routesFor, type Registry } from '../engine/src/index';
 import { USERS } from './harness/users';
-import { env, newSession, openBrowser, screenshot, seriousViolations, signIn } from './support';
+import { editJsonResponse, env, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signIn } from './support';
 
 let browser: Browser;
 let registry: Registry;
@@ -37,8 +37,7 @@ const topLevelIds = (page: Page) => page.locator('.tm-nav > li > [data-menu-id]'
 
 describe('shell', () => {
   it('shows the header, the menu and the home feature after sign-in, with no serious accessibility violations', async () => {
-    const { page, context, errors } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context, errors } = await signedInSession(browser, USERS.admin);
     await page.waitForURL('**/dashboards');
     await page.locator('iframe[data-feature=dashboards]').waitFor();
     await page.locator('.tm-progress[data-state=idle]').waitFor({ timeout: 15_000 });
@@ -53,13 +52,11 @@ describe('shell', () => {
   it('builds a limited user\'s menu from their access, unlike the superadmin\'s', async () => {
     const routes = buildRouteTable(registry, 'en');
     const expected = (access: string[]) => buildMenu(registry, routes, { access }, 'en').map((m) => m.id);
-    const admin = await newSession(browser);
-    await signIn(admin.page, USERS.admin.email, USERS.admin.password);
+    const admin = await signedInSession(browser, USERS.admin);
     expect(await topLevelIds(admin.page)).toEqual(expected(['superadmin']));
     await admin.context.close();
 
-    const limited = await newSession(browser);
-    await signIn(limited.page, USERS.limited.email, USERS.limited.password);
+    const limited = await signedInSession(browser, USERS.limited);
     const ids = await topLevelIds(limited.page);
     expect(ids).toEqual(expected([...USERS.limited.access]));
     expect(ids).not.toContain('administration');
@@ -71,8 +68,7 @@ describe('shell', () => {
   });
 
   it('reaches every deployed feature\'s route from the menu', async () => {
-    const { page, context, errors } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context, errors } = await signedInSession(browser, USERS.admin);
     const routes = routesFor(buildRouteTable(registry, 'en'), { access: ['superadmin'] });
     const menu = buildMenu(registry, buildRouteTable(registry, 'en'), { access: ['superadmin'] }, 'en');
     let visited = 0;
@@ -101,8 +97,7 @@ describe('shell', () => {
   });
 
   it('switches the interface to Spanish from the language menu', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     expect(await page.locator('.tm-nav > li > [data-menu-id=dashboards]').innerText()).toBe('Dashboards');
     await page.locator('[data-testid=language-button]').click();
     await page.getByRole('menuitem', { name: 'Spanish' }).click();
@@ -125,8 +120,7 @@ describe('shell', () => {
   });
 
   it('opens the menu with the burger and closes it with the mask on a small screen', async () => {
-    const { page, context } = await newSession(browser, { width: 390, height: 844 });
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin, { width: 390, height: 844 });
     const nav = page.locator('[data-testid=side-menu]');
     expect(await nav.isVisible()).toBe(false);
     await page.locator('[data-testid=burger]').click();
@@ -141,8 +135,7 @@ describe('shell', () => {
   });
 
   it('shows the user menu open', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     await page.locator('[data-testid=user-button]').click();
     await page.waitForURL('**/dashboards');
     await page.locator('.tm-progress[data-state=idle]').waitFor({ timeout: 15_000 });
@@ -156,8 +149,7 @@ describe('shell', () => {
   });
 
   it('goes to /dashboard from the logo, and says the help module is disabled before navigating', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     await page.evaluate(() => {
       const w = window as unknown as { __notices: number };
       w.__notices = 0;
@@ -172,8 +164,7 @@ describe('shell', () => {
   });
 
   it('shows the not-found page for an unknown path, and hides the header where the route says so', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     await page.goto('/no/such/page');
     await page.locator('[data-testid=not-found]').waitFor();
     expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
@@ -197,9 +188,7 @@ describe('shell', () => {
 
   it('honours the custom menu, hidden icons, the version label and new-tab entries', async () => {
     const { page, context } = await newSession(browser);
-    await page.route('**/api/config', async (route) => {
-      const res = await route.fetch();
-      const body = await res.json();
+    await editJsonResponse(page, '**/api/config', (body) => {
       Object.assign(body.deployment.settings, {
         showIcons: false,
         version: { show: true, label: '2.0' },
@@ -208,7 +197,6 @@ describe('shell', () => {
           { id: 'handbook', path: 'https://example.org/handbook', label: { en: 'Handbook', es: 'Manual', fr: 'Manuel' } },
         ],
       });
-      await route.fulfill({ response: res, json: body });
     });
     await signIn(page, USERS.admin.email, USERS.admin.password);
     expect(await topLevelIds(page)).toEqual(['tracing', 'handbook']);
@@ -219,8 +207,7 @@ describe('shell', () => {
   });
 
   it('searches the master data of the global-search entities', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     await page.locator('a[data-menu-id=globalsearch]').click();
     const box = page.locator('.tm-search input');
     await box.fill('Agro E2E');
@@ -235,8 +222,7 @@ describe('shell', () => {
   });
 
   it('opens an entity list filtered by the q of its deep link', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.admin.email, USERS.admin.password);
+    const { page, context } = await signedInSession(browser, USERS.admin);
     await page.goto('/masterdata/company?q=Agro%20E2E');
     await page.locator('[data-testid=entity-list][data-entity=company]').waitFor();
     expect(await page.locator('[data-testid=list-search]').inputValue()).toBe('Agro E2E');
@@ -247,8 +233,7 @@ describe('shell', () => {
 
   it('saves the language chosen in the header to the profile: the next sign-in elsewhere uses it', async () => {
     const user = USERS.noName;
-    const first = await newSession(browser);
-    await signIn(first.page, user.email, user.password);
+    const first = await signedInSession(browser, user);
     await first.page.locator('[data-testid=language-button]').click();
     await first.page.getByRole('menuitem', { name: 'Spanish' }).click();
     await expect.poll(() => first.page.locator('html').getAttribute('lang')).toBe('es');
@@ -256,8 +241,7 @@ describe('shell', () => {
     await expect.poll(() => profileLanguage(token), { timeout: 10_000 }).toBe('es');
     await first.context.close();
     // A fresh browser (nothing remembered locally) signs in in Spanish: the profile says so.
-    const second = await newSession(browser);
-    await signIn(second.page, user.email, user.password);
+    const second = await signedInSession(browser, user);
     await expect.poll(() => second.page.locator('html').getAttribute('lang')).toBe('es');
     await second.context.close();
     await setProfileLanguage(token, 'en');

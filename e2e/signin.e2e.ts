@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signIn, signInError } from './support';
+import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signInError, submitSignIn } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -73,9 +73,7 @@ describe('sign-in screen', () => {
       await route.continue();
     });
     await gotoSignIn(page);
-    await page.locator('input[name=email]').fill(USERS.admin.email);
-    await page.locator('input[name=password]').fill(USERS.admin.password);
-    await page.locator('button[type=submit]').click();
+    await submitSignIn(page, USERS.admin.email, USERS.admin.password);
     await expect.poll(() => page.locator('button[type=submit]').isDisabled()).toBe(true);
     expect(await page.locator('button[type=submit]').innerText()).toContain('Signing in');
     release();
@@ -113,8 +111,7 @@ describe('sign-in screen', () => {
   });
 
   it('shows initials from the e-mail when the user has no display name', async () => {
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.noName.email, USERS.noName.password);
+    const { page, context } = await signedInSession(browser, USERS.noName);
     expect(await page.locator('[data-testid=user-button] [data-testid=avatar]').innerText()).toBe(USERS.noName.initials);
     await context.close();
   });
@@ -125,9 +122,7 @@ describe('sign-in screen', () => {
     await gotoSignIn(page);
     await page.locator('.tm-langswitch__item[lang=es]').click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
-    await page.locator('input[name=email]').fill(user.email);
-    await page.locator('input[name=password]').fill(user.password);
-    await page.locator('button[type=submit]').click();
+    await submitSignIn(page, user.email, user.password);
     await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('[data-testid=language-button]').innerText(), { timeout: 10_000 }).toContain('ES');
     await page.reload();
@@ -177,11 +172,8 @@ describe('sign-in screen', () => {
   it('checks the account state when the deployment sets an expiry date, and hides the form when it expired', async () => {
     const { page, context } = await newSession(browser);
     // The deployment has no expiry date; the test gives it one and answers the status call as expired.
-    await page.route('**/api/config/public', async (route) => {
-      const res = await route.fetch();
-      const body = await res.json();
+    await editJsonResponse(page, '**/api/config/public', (body) => {
       body.deployment.settings.signIn.accountExpiry = '2020-01-01';
-      await route.fulfill({ response: res, json: body });
     });
     await page.route('**/api/public/checkOrganizationAccountStatus', (route) => route.fulfill({ json: { data: { accountExpired: true } } }));
     await page.goto('/');

@@ -45,13 +45,35 @@ export async function gotoSignIn(page: Page): Promise<void> {
   await page.locator('input[name=email]').waitFor();
 }
 
-/** Signs in through the form and waits for the shell. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await gotoSignIn(page);
+/** Fills the sign-in form on the page and sends it. */
+export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
+}
+
+/** Signs in through the form and waits for the shell. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await gotoSignIn(page);
+  await submitSignIn(page, email, password);
   await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
+}
+
+/** A fresh session (newSession) signed in as the user. */
+export async function signedInSession(browser: Browser, user: { email: string; password: string }, viewport?: { width: number; height: number }): Promise<Session> {
+  const session = await newSession(browser, viewport);
+  await signIn(session.page, user.email, user.password);
+  return session;
+}
+
+/** Answers the page's requests for `url` with the server's own JSON answer, as `edit` changes it. */
+export async function editJsonResponse(page: Page, url: string, edit: (body: any) => void): Promise<void> {
+  await page.route(url, async (route) => {
+    const res = await route.fetch();
+    const body = await res.json();
+    edit(body);
+    await route.fulfill({ response: res, json: body });
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { adminStory } from './adminStory';
 import { readableMail } from './harness/mail';
-import { disableFirstRowConfirmed, env, newSession, signIn, signInError } from './support';
+import { disableFirstRowConfirmed, env, newSession, signedInSession, signIn, signInError, submitSignIn } from './support';
 
 /**
  * User and group administration in the browser, through the generated screens of
@@ -172,15 +172,12 @@ describe('group and user administration', () => {
 
     const blocked = await newSession(story.browser);
     await blocked.page.goto('/');
-    await blocked.page.locator('input[name=email]').fill(INVITEE.email);
-    await blocked.page.locator('input[name=password]').fill(INVITEE.password);
-    await blocked.page.locator('button[type=submit]').click();
+    await submitSignIn(blocked.page, INVITEE.email, INVITEE.password);
     expect(await signInError(blocked.page)).toBe('Account disabled. Contact your admin.');
     await blocked.context.close();
 
     await switchState('row-enable', 'Active');
-    const back = await newSession(story.browser);
-    await signIn(back.page, INVITEE.email, INVITEE.password);
+    const back = await signedInSession(story.browser, INVITEE);
     await back.context.close();
     expect(story.session.errors).toEqual([]);
   });
@@ -190,8 +187,7 @@ describe('group and user administration', () => {
     await search(GROUP);
     await disableFirstRowConfirmed(page, GROUP);
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
-    const member = await newSession(story.browser);
-    await signIn(member.page, INVITEE.email, INVITEE.password);
+    const member = await signedInSession(story.browser, INVITEE);
     const access = await accessOf(member.page);
     expect(access?.groups).toEqual([]);
     expect(access?.access).not.toContain('Reports');

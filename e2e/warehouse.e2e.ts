@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { GROUPS, USERS } from './harness/users';
-import { endpointExists, newSession, openBrowser, signIn } from './support';
+import { endpointExists, openBrowser, signedInSession } from './support';
 
 let browser: Browser;
 let groupsApi = false;
@@ -26,8 +26,7 @@ const selectorText = (page: Page) => page.locator('[data-testid=warehouse-select
 describe('warehouse selector', () => {
   it('restores the first group, keeps a new choice across a reload and sends it with every request', async (ctx) => {
     if (!groupsApi) ctx.skip(); // GET /api/customer/groups is not on the server yet
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.warehouse.email, USERS.warehouse.password);
+    const { page, context } = await signedInSession(browser, USERS.warehouse);
     // Deliveries is open to both groups, so narrowing by either keeps the feature (SPEC 6).
     await page.goto('/deliveries');
     await page.locator('[data-testid=warehouse-selector]').waitFor({ timeout: 15_000 });
@@ -61,8 +60,7 @@ describe('warehouse selector', () => {
 
   it('is hidden on /return-requests', async (ctx) => {
     if (!groupsApi) ctx.skip(); // GET /api/customer/groups is not on the server yet
-    const { page, context } = await newSession(browser);
-    await signIn(page, USERS.warehouse.email, USERS.warehouse.password);
+    const { page, context } = await signedInSession(browser, USERS.warehouse);
     await page.evaluate((name) => localStorage.setItem('agro.selectedWarehouse', name), GROUPS[0].name);
     await page.goto('/return-requests');
     const frame = await frameOf(page, 'return-requests');

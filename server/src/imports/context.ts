@@ -59,10 +59,13 @@ export function pathGetter(path: string): (value: unknown) => unknown {
 const isKeyValue = (v: unknown): v is string | number | boolean =>
   (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean';
 
+/** An event entity without import keys is only ever added to; every other entity is matched by its keys. */
+export const importKind = (def: EntityDef): 'master' | 'event' => (def.kind === 'event' && !def.importKeys.length ? 'event' : 'master');
+
 export function importContext(reg: Registry, entity: string, columns: readonly MappedColumn[], width: number): ImportContext {
   const def = reg.entities[entity];
   const form = formOf(reg, entity)!;
-  const kind = def.kind === 'event' && !def.importKeys.length ? 'event' : 'master';
+  const kind = importKind(def);
   const keyPaths = kind === 'master' ? [...def.importKeys] : [];
   const uniquePaths = collectionSpec(reg, entity).uniqueKeys.filter((k) => k.length === 1 && !keyPaths.includes(k[0])).map((k) => k[0]);
 

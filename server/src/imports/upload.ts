@@ -12,6 +12,7 @@ import { ApiError, type ErrorDetail } from '../apiError';
 import { unreadableMultipart } from '../multipartErrors';
 import { newId } from '../store/ids';
 import { columnCatalogue, mapHeader, type HeaderMapping } from './columns';
+import { importKind } from './context';
 import { jobMessage, zeroCounts, type ImportMode, type Job } from './jobs';
 import { sniff } from './source';
 
@@ -123,7 +124,7 @@ export async function prepareJob(reg: Registry, request: FastifyRequest, upload:
   const job: Job = {
     id: upload.id,
     entity: req.entity,
-    kind: def.kind === 'event' && !def.importKeys.length ? 'event' : 'master',
+    kind: importKind(def),
     fileName: upload.fileName,
     fileBytes: upload.fileBytes,
     format: sniffed.format,
