@@ -111,7 +111,7 @@ export class Grants {
   /** Only a superadmin manages a superadmin: edits, disables, deletes, or mails them a link. */
   async checkMayManage(actor: Grantor, user: Rec): Promise<void> {
     if (this.isSuperadmin(actor)) return;
-    if ((await userKeys(this.catalogue, this.store, user)).keys.has(this.catalogue.superadmin)) throw new ApiError('SUPERADMIN_ONLY');
+    if (await this.superadminIn(user)) throw new ApiError('SUPERADMIN_ONLY');
   }
 
   private isSuperadmin(actor: Grantor): boolean {
