@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Registry } from '../../../engine/src/index';
 import { ApiError, type ErrorDetail } from '../apiError';
 import type { Store, StoredDoc } from '../store/types';
-import { organisationOf } from './policy';
+import { organisationOf, strings } from './policy';
 import { ableToSignIn, superadminRemains, type SuperadminChange } from './superadmins';
 
 /**
@@ -13,8 +13,6 @@ import { ableToSignIn, superadminRemains, type SuperadminChange } from './supera
  * nobody changes their own grants; no write may leave the platform without an active superadmin,
  * and that includes a write to an organisation, whose rules can keep its members from signing in.
  */
-
-export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** The fields of a user record that grant access. */
 const USER_GRANTS = ['access', 'templates', 'profiles', 'groups'] as const;
@@ -113,7 +111,7 @@ export class Grants {
   /** Only a superadmin manages a superadmin: edits, disables, deletes, or mails them a link. */
   async checkMayManage(actor: Grantor, user: Rec): Promise<void> {
     if (this.isSuperadmin(actor)) return;
-    if ((await userKeys(this.catalogue, this.store, user)).keys.has(this.catalogue.superadmin)) throw new ApiError('SUPERADMIN_ONLY');
+    if (await this.superadminIn(user)) throw new ApiError('SUPERADMIN_ONLY');
   }
 
   private isSuperadmin(actor: Grantor): boolean {

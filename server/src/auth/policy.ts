@@ -34,7 +34,8 @@ export async function organisationOf(store: Store, user: StoredDoc): Promise<Sto
   return typeof user.organisation === 'string' && user.organisation ? store.get('organisation', user.organisation) : null;
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+/** The strings of a stored array field (anything else: none). */
+export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /**
  * The organisation's own rules for a sign-in with `provider` (SPEC 8): the provider must be one

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Registry } from '../../../engine/src/index';
 import type { Store, StoredDoc } from '../store/types';
 import type { AuthPrincipal, Authenticator } from './principal';
-import { catalogueOf, strings, userKeys } from './grants';
+import { catalogueOf, userKeys } from './grants';
+import { strings } from './policy';
 
 export const SESSION_COLLECTION = 'session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;

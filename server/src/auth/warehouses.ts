@@ -1,7 +1,6 @@
 import type { RawWarehouse, RawWarehouseGroup } from '../../../engine/src/index';
 import type { Store, StoredDoc } from '../store/types';
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+import { strings } from './policy';
 
 /**
  * A company division as the customer module's warehouse item (SPEC 3.4): depositId is the

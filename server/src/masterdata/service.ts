@@ -9,9 +9,8 @@ import { isStoreError } from '../store/types';
 import { buildListQuery } from './query';
 import { resolveReferences } from './references';
 
-export interface Actor extends Grantor {
-  isAdmin: boolean;
-}
+/** Who writes: their id and every key they hold (hard deletes and grants are decided by those). */
+export type Actor = Grantor;
 
 type Rec = Record<string, unknown>;
 
@@ -91,7 +90,7 @@ export class MasterDataService {
     const def = this.entity(name);
     const before = await this.existing(def, id);
     if (hard) {
-      if (!actor.isAdmin) throw new ApiError('HARD_DELETE_FORBIDDEN');
+      if (!actor.access.includes(this.reg.access.superadmin)) throw new ApiError('HARD_DELETE_FORBIDDEN');
       await this.grants.checkWrite(name, before, undefined, actor);
       await this.store.delete(name, id);
       return { id, deleted: true };

@@ -64,11 +64,9 @@ export function requestLang(request: FastifyRequest): Lang {
  */
 export async function masterDataRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
   const service = new MasterDataService(opts.registry, opts.store);
-  const superadmin = opts.registry.access.superadmin;
   const actorOf = (request: FastifyRequest) => ({
     userId: request.principal?.userId ?? 'anonymous',
     access: request.principal?.access ?? [],
-    isAdmin: request.principal?.access.includes(superadmin) ?? false,
   });
 
   for (const def of Object.values(opts.registry.entities)) {

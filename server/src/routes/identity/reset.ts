@@ -50,8 +50,7 @@ function languageOf(ctx: IdentityContext, user: StoredDoc): Lang {
  * when users ask for themselves, for a password-less account (an administrator's invitation
  * or reset is what gives such an account its first password).
  */
-async function sendLink(ctx: IdentityContext, tokens: ResetTokens, email: string, log: FastifyBaseLogger, purpose: LinkPurpose = 'self'): Promise<boolean> {
-  const user = await findUserByEmail(ctx.store, email);
+async function sendLink(ctx: IdentityContext, tokens: ResetTokens, user: StoredDoc | null, log: FastifyBaseLogger, purpose: LinkPurpose = 'self'): Promise<boolean> {
   if (!user || user.state === 3 || (purpose === 'self' && typeof user.password_hash !== 'string')) return false;
   const org = await organisationOf(ctx.store, user);
   if (org && Array.isArray(org.providers) && !org.providers.includes('email')) return false;
@@ -90,7 +89,8 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
     const email = normaliseEmail((request.body as { email: string }).email);
     limitAttempt(ctx.resetLimits, email, request, reply);
     // Sent after answering, so the answer's timing does not tell known accounts from unknown ones.
-    const job = sendLink(ctx, tokens, email, request.log)
+    const job = findUserByEmail(ctx.store, email)
+      .then((user) => sendLink(ctx, tokens, user, request.log))
       .then(() => undefined)
       .catch((err: unknown) => request.log.error({ reason: err instanceof Error ? err.message : String(err) }, 'password reset mail failed'))
       .finally(() => pending.delete(job));
@@ -115,7 +115,7 @@ export async function resetRoutes(app: FastifyInstance, ctx: IdentityContext): P
     // A link signs its holder in as the account: only a superadmin sends one to a superadmin.
     const target = await findUserByEmail(ctx.store, address);
     if (target) await grants.checkMayManage(request.principal!, target);
-    if (!(await sendLink(ctx, tokens, address, request.log, purpose))) {
+    if (!(await sendLink(ctx, tokens, target, request.log, purpose))) {
       throw new ApiError('INVALID_REQUEST', { detail: `no link can be sent to ${address.slice(0, 100)}: the account is unknown or disabled, or its organisation does not allow e-mail sign-in` });
     }
     return { data: { sent: true } };
