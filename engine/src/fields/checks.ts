@@ -8,6 +8,7 @@ import type { ErrorCode } from '../errors';
 import type { Lang } from '../text';
 import type { FieldDef } from '../types';
 import { maxLengthOf } from '../validate/limits';
+import { isRecord } from '../validate/values';
 
 /** What a check or a parse returns for a value that is not one of its type. */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -51,8 +52,6 @@ const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'si', 'sí']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0']);
 const FILE_KEYS = ['id', 'name', 'size', 'contentType'] as const;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function fractionDigitsOf(n: number): number {
   if (Number.isInteger(n)) return 0;
   const s = String(n);
@@ -91,8 +90,8 @@ export const parseRows: TextParse = (f, text) => {
   } catch {
     return INVALID;
   }
-  if (Array.isArray(v) && v.every(isPlainObject)) return v;
-  if (isPlainObject(v)) return f.multiple ? [v] : v;
+  if (Array.isArray(v) && v.every(isRecord)) return v;
+  if (isRecord(v)) return f.multiple ? [v] : v;
   return INVALID;
 };
 
@@ -150,7 +149,7 @@ export const checkDate: CheckCompiler = (f, k) => (v, ctx) => {
 
 /** An id, an import key or an embedded record: which record it names is resolved later. */
 export const checkReference: CheckCompiler = (f, k) => (v, ctx) => {
-  if (typeof v === 'string' || typeof v === 'number' || isPlainObject(v)) return v;
+  if (typeof v === 'string' || typeof v === 'number' || isRecord(v)) return v;
   return k.fail(ctx, 'FORMAT_INVALID_REFERENCE', { label: k.label(ctx), type: f.ref ?? k.formName });
 };
 
@@ -167,11 +166,11 @@ function pickFileKeys(v: Record<string, unknown>): Record<string, unknown> | Inv
  * Exempt from the type check (SPEC 5): an upload id, a URL or file metadata. Only the
  * metadata keys are kept so no foreign keys ride into the store inside a file value.
  */
-export const checkFile: CheckCompiler = () => (v) => (isPlainObject(v) ? pickFileKeys(v) : typeof v === 'string' || typeof v === 'number' ? v : INVALID);
+export const checkFile: CheckCompiler = () => (v) => (isRecord(v) ? pickFileKeys(v) : typeof v === 'string' || typeof v === 'number' ? v : INVALID);
 
 /** An object checked field by field; one whose definition lists no fields holds text. */
 export const checkObject: CheckCompiler = (f, k) => {
   if (!f.fields) return checkText(f, k);
   const inner = k.fields(f);
-  return (v, ctx) => (isPlainObject(v) ? inner(v, ctx) : k.wrongType(v, ctx));
+  return (v, ctx) => (isRecord(v) ? inner(v, ctx) : k.wrongType(v, ctx));
 };

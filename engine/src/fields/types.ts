@@ -6,6 +6,7 @@
  */
 import { interpolate, localize, type Lang, type LocalText } from '../text';
 import type { FieldDef, FieldType } from '../types';
+import { isRecord } from '../validate/values';
 import { WIDGET_KEYS, type WidgetKey } from './widgets';
 import {
   checkBoolean, checkDate, checkFile, checkNumber, checkObject, checkReference, checkText,
@@ -94,8 +95,6 @@ const FILE_SCHEMA: JsonSchema = {
 
 /** What a list of rows adds after its first row: "+2 more". */
 export const MORE_ROWS: LocalText = { en: '+{count} more', es: '+{count} más', fr: '+{count} de plus' };
-
-const isRow = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * One row of an object as a phrase: its values in field order, with "×" before the first
@@ -206,7 +205,7 @@ export function valueText(field: FieldDef | undefined, value: unknown, ctx: Cell
     const one = field && { ...field, multiple: false };
     // A list of rows is summed up by its first row: a cell has no room for a table.
     if (field?.type === 'object' && field.fields) {
-      const first = isRow(value[0]) ? rowText(field.fields, value[0], ctx) : valueText(one, value[0], ctx);
+      const first = isRecord(value[0]) ? rowText(field.fields, value[0], ctx) : valueText(one, value[0], ctx);
       const rest = value.length - 1;
       return rest > 0 ? `${first}, ${interpolate(localize(MORE_ROWS, ctx.lang), { count: rest })}` : first;
     }

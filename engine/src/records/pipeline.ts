@@ -9,12 +9,10 @@ import { formOf, type Registry } from '../registry/registry';
 import { localize, type Lang } from '../text';
 import type { EntityDef, FieldDef } from '../types';
 import { compileForm, type FormatResult, type Mode, type ValidationMessage } from '../validate/format';
-import { getPath } from '../validate/values';
+import { getPath, isRecord } from '../validate/values';
 import { SYSTEM_KEYS } from './systemKeys';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 
 /** Fields only the server writes (sign-in stamps them): kept on update, dropped on create. */
 const SERVER_OWNED: Readonly<Record<string, readonly string[]>> = { user: ['last_sign_in'] };
@@ -31,7 +29,7 @@ export function clientBarredFields(def: EntityDef): string[] {
 /** The body without the fields a client never writes (anything but an object is returned as is). */
 export function stripBarred(def: EntityDef, body: unknown): unknown {
   const barred = clientBarredFields(def);
-  if (!barred.length || !isRec(body)) return body;
+  if (!barred.length || !isRecord(body)) return body;
   const out: Rec = { ...body };
   for (const s of barred) delete out[s];
   return out;
@@ -54,11 +52,11 @@ export function defaultsFiller(fields: readonly FieldDef[]): (value: Rec) => str
         if ((v === undefined || v === null) && f.default !== undefined) {
           value[f.id] = structuredClone(f.default);
           filled?.push(prefix ? `${prefix}.${f.id}` : f.id);
-        } else if (inner && !f.multiple && isRec(v)) {
+        } else if (inner && !f.multiple && isRecord(v)) {
           inner(v, prefix ? `${prefix}.${f.id}` : f.id, filled);
         } else if (inner && f.multiple && Array.isArray(v)) {
           // Defaults inside list rows belong to the rows given: not tracked.
-          for (const row of v) if (isRec(row)) inner(row, '', undefined);
+          for (const row of v) if (isRecord(row)) inner(row, '', undefined);
         }
       });
     }
@@ -120,7 +118,7 @@ export function prepareRecord(reg: Registry, entity: string, body: unknown, opti
   const compiled = compileForm(form);
   const { before, lang, mode } = options;
   const input = stripBarred(def, body);
-  if (!isRec(input)) {
+  if (!isRecord(input)) {
     // SPEC 5: a bare string is a reference (success, isReference); never a record to write.
     return { ...compiled(input, { lang, mode }), value: {} };
   }
@@ -159,10 +157,10 @@ export function stampUpdate(reg: Registry, def: EntityDef, before: Rec, value: R
     else delete doc[k];
   }
   const stored = before.extensions;
-  if (isRec(stored)) {
+  if (isRecord(stored)) {
     const enabled = new Set(reg.deployment.extensions[def.name] ?? []);
     const kept = Object.fromEntries(Object.entries(stored).filter(([k]) => !enabled.has(k)));
-    if (Object.keys(kept).length > 0) doc.extensions = { ...(isRec(doc.extensions) ? doc.extensions : {}), ...kept };
+    if (Object.keys(kept).length > 0) doc.extensions = { ...(isRecord(doc.extensions) ? doc.extensions : {}), ...kept };
   }
   delete doc.id;
   doc.updatedAt = now;

@@ -3,7 +3,7 @@ import { bundleTexts, ERRORS } from '../errors';
 import type { CustomMenuEntry, FieldDef } from '../types';
 import type { Parsed } from './load';
 import type { Problem } from './problems';
-import { fieldAt } from './registry';
+import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
@@ -53,7 +53,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     const extFields = [...p.extensions.values()]
       .filter((e) => e.def.base === name)
       .map((e) => ({ id: e.def.name, label: e.def.label, type: 'object', fields: e.def.fields }) as FieldDef);
-    const all: FieldDef[] = [...def.fields, { id: 'id', label: { en: 'ID', es: 'ID', fr: 'ID' }, type: 'string' }, { id: 'extensions', label: { en: 'Extensions', es: 'Extensiones', fr: 'Extensions' }, type: 'object', fields: extFields }];
+    const all: FieldDef[] = [...def.fields, ID_FIELD, { id: 'extensions', label: EXTENSIONS_LABEL, type: 'object', fields: extFields }];
     const checkPath = (pointer: string, path: string) => {
       if (!fieldAt(all, path)) add(file, pointer, `field "${path}" does not exist in ${name} or its extensions`);
     };

@@ -1,7 +1,7 @@
 import type {
   AccessDef, DeploymentDef, EntityDef, ExtensionDef, FeatureCatalogue, FieldDef, I18nBundle, ReportDef, WorkflowDef,
 } from '../types';
-import type { Lang } from '../text';
+import type { Lang, LocalText } from '../text';
 import type { FormDef } from '../validate/format';
 
 export { DEFAULT_ENTITY_ACCESS, uniqueFieldPaths } from './sanitise';
@@ -35,6 +35,9 @@ export function enabledExtensions(reg: Registry, entity: string): ExtensionDef[]
     .filter((e): e is ExtensionDef => e !== undefined && e.base === entity && !e.template);
 }
 
+/** The label of the object field a record's extension data is stored under (`extensionsField`). */
+export const EXTENSIONS_LABEL: LocalText = Object.freeze({ en: 'Extensions', es: 'Extensiones', fr: 'Extensions' });
+
 /**
  * The object field under which a record's extension data is stored. An extension with
  * required fields is itself required (SPEC 3.3), unless `optional` names it: a record of the
@@ -49,7 +52,7 @@ export function extensionsField(extensions: ExtensionDef[], optional: readonly s
   const required = fields.some((f) => f.required);
   return {
     id: 'extensions',
-    label: { en: 'Extensions', es: 'Extensiones', fr: 'Extensions' },
+    label: EXTENSIONS_LABEL,
     type: 'object',
     fields,
     ...(required ? { required } : {}),

@@ -2,6 +2,7 @@ import { EngineError, formatError, type ErrorCode } from '../errors';
 import { localize, type Lang } from '../text';
 import type { FieldDef } from '../types';
 import { maxItemsOf } from './limits';
+import { isRecord } from './values';
 // A value left out of the output: absent, or reported as wrong.
 import { FIELD_TYPES, INVALID as MISSING, type CheckContext, type CheckKit } from '../fields/types';
 import { SYSTEM_KEYS as SYSTEM_KEY_LIST } from '../records/systemKeys';
@@ -59,10 +60,6 @@ function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '';
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function providedType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
@@ -93,7 +90,7 @@ function report(ctx: Ctx, severity: Severity, code: ErrorCode, path: string | un
 function hasContent(v: unknown): boolean {
   if (isEmpty(v)) return false;
   if (Array.isArray(v)) return v.some(hasContent);
-  if (isPlainObject(v)) return Object.values(v).some(hasContent);
+  if (isRecord(v)) return Object.values(v).some(hasContent);
   return true;
 }
 
@@ -222,7 +219,7 @@ export function compileForm(form: FormDef): CompiledForm {
       report(ctx, 'warn', 'FORMAT_REFERENCE_STRING', undefined, { entity: form.name });
       return { success: true, isReference: true, messages: ctx.messages, primaryKey: value, value };
     }
-    if (!isPlainObject(value)) {
+    if (!isRecord(value)) {
       report(ctx, 'error', 'FORMAT_NOT_OBJECT', undefined, { entity: form.name, provided: providedType(value) });
       return { success: false, isReference: false, messages: ctx.messages };
     }
@@ -247,7 +244,7 @@ function primaryKeyOf(value: Record<string, unknown>, keyFields: string[][]): st
   if (typeof value.id === 'string' || typeof value.id === 'number') return String(value.id);
   for (const parts of keyFields) {
     let v: unknown = value;
-    for (const part of parts) v = isPlainObject(v) ? v[part] : undefined;
+    for (const part of parts) v = isRecord(v) ? v[part] : undefined;
     if (typeof v === 'string' || typeof v === 'number') return String(v);
   }
   return undefined;

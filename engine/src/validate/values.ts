@@ -1,7 +1,8 @@
 import type { FieldDef } from '../types';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain object (not null, not an array): a record, or a row or section of one. */
+export const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ReferenceSite {
   path: string;
@@ -25,8 +26,8 @@ export function referenceSites(fields: readonly FieldDef[], value: Rec, prefix =
         out.push({ path, field: f, value: v, set: (x) => { value[f.id] = x; } });
       }
     } else if (f.fields) {
-      if (f.multiple && Array.isArray(v)) v.forEach((row, i) => { if (isRec(row)) out.push(...referenceSites(f.fields!, row, `${path}.${i}`)); });
-      else if (isRec(v)) out.push(...referenceSites(f.fields, v, path));
+      if (f.multiple && Array.isArray(v)) v.forEach((row, i) => { if (isRecord(row)) out.push(...referenceSites(f.fields!, row, `${path}.${i}`)); });
+      else if (isRecord(v)) out.push(...referenceSites(f.fields, v, path));
     }
   }
   return out;
@@ -35,6 +36,6 @@ export function referenceSites(fields: readonly FieldDef[], value: Rec, prefix =
 /** Reads a dotted path. */
 export function getPath(value: unknown, path: string): unknown {
   let v = value;
-  for (const part of path.split('.')) v = isRec(v) ? v[part] : undefined;
+  for (const part of path.split('.')) v = isRecord(v) ? v[part] : undefined;
   return v;
 }
