@@ -11,7 +11,7 @@ import { requireDefinitions } from '../../definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { newId } from '../../server/src/store/ids';
-import { drained, load, profileArgs, startProcess, stopProcess } from './lib';
+import { drained, load, profileArgs, signIn, startProcess, stopProcess } from './lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -40,9 +40,7 @@ await store.close();
 
 const server = await startProcess('server/src/main.ts', env, profileArgs());
 const hello = await startProcess('scripts/bench/hello.ts', {});
-const signIn = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
-const { token } = await signIn.json() as { token: string };
-const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const headers = { authorization: `Bearer ${await signIn(server.url, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)}`, 'content-type': 'application/json' };
 
 let q = 0;
 let c = 0;

@@ -9,20 +9,20 @@
  *   BENCH_RECORDS=50000 npx tsx scripts/bench/export.ts
  *   BENCH_PORT=3360 npx tsx scripts/bench/export.ts   # a fixed port for the server
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireDefinitions } from '../../definitions/read';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { newId } from '../../server/src/store/ids';
 import { openStore } from '../../server/src/store/index';
-import { profileArgs, startProcess, stopProcess } from './lib';
+import { profileArgs, signIn, startHeapMb, startProcess, stopProcess } from './lib';
 
 const N = Number(process.env.BENCH_RECORDS ?? 350_000);
 const FLOOR_MS = 5_000;
 /** Bounds every wait of the bench: an export that takes longer than this is reported as failed. */
 const EXPORT_TIMEOUT_MS = 600_000;
-const HEAP_MB = /--max-old-space-size=(\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1];
+const HEAP_MB = startHeapMb();
 const dir = mkdtempSync(join(tmpdir(), 'tm-bench-export-'));
 const env = { DATA_DIR: dir, ADMIN_EMAIL: 'bench@test.local', ADMIN_PASSWORD: 'Bench-pass-2026', ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}) };
 const cities = ['Rosario', 'Córdoba', 'Mendoza', 'Salta', 'Paraná', 'Tandil', 'Junín'];
@@ -44,9 +44,7 @@ await store.close();
 
 const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
 const server = await startProcess('server/src/main.ts', env, [...(HEAP_MB ? [`--max-old-space-size=${HEAP_MB}`] : []), ...profileArgs()], port);
-const signIn = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
-const { token } = await signIn.json() as { token: string };
-const headers = { authorization: `Bearer ${token}` };
+const headers = { authorization: `Bearer ${await signIn(server.url, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)}` };
 
 /** /api/health latencies, one request at a time, until `until` settles. */
 async function sampleHealth(until: Promise<unknown>): Promise<number[]> {

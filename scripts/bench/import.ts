@@ -26,11 +26,11 @@ import { join } from 'node:path';
 import { client, seedOverApi } from '../../server/src/imports/testing/process';
 import { spawnServer } from '../../server/src/testing/process';
 import { writeMaterialCsv } from '../../server/src/imports/testing/materials';
-import { parseOnly, profileArgs } from './lib';
+import { parseOnly, profileArgs, startHeapMb } from './lib';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 /** The old-space cap `npm start` gives the server (package.json); --heap=MB or --heap=none. */
-const HEAP_MB = /--max-old-space-size=(\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1] ?? 'none';
+const HEAP_MB = startHeapMb() ?? 'none';
 const importOnly = process.argv.includes('--import-only');
 const heap = process.argv.find((a) => a.startsWith('--heap='))?.slice(7) ?? HEAP_MB;
 const serverEnv: Record<string, string> = heap === 'none' ? {} : { NODE_OPTIONS: `--max-old-space-size=${heap}` };

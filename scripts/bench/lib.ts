@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { freePort } from '../../server/src/testing/process';
 
@@ -35,6 +35,17 @@ export async function startProcess(script: string, env: Record<string, string>, 
 
 export function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+}
+
+/** The old-space cap (MB) `npm start` gives the server (package.json's start script), or undefined without one. */
+export function startHeapMb(): string | undefined {
+  return /--max-old-space-size=(\d+)/.exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)?.[1];
+}
+
+/** Signs in over the API; the session's bearer token. */
+export async function signIn(url: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  return (await res.json() as { token: string }).token;
 }
 
 /** `--prof=DIR` on a bench's command line: node flags that make a server write a CPU profile there when it stops. */

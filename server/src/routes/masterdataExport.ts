@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { localize, type Registry } from '../../../engine/src/index';
-import { exportCsv, exportColumns } from '../masterdata/exportCsv';
-import { buildListQuery } from '../masterdata/query';
+import { exportCsv } from '../masterdata/exportCsv';
 import type { Store } from '../store/types';
 import { requestLang } from './masterdata';
 
@@ -45,11 +44,8 @@ export async function masterDataExportRoutes(app: FastifyInstance, opts: { regis
       schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery, produces: ['text/csv'] },
     }, async (request, reply) => {
       const query = request.query as { q?: string; sort?: string; state?: number; columns?: string };
-      const lang = requestLang(request);
-      // Unknown columns and sort paths fail with a 400 before the stream starts.
-      exportColumns(opts.registry, def, lang, query.columns);
-      buildListQuery(opts.registry, def, query);
-      const body = await started(exportCsv(opts.registry, opts.store, def, query, lang));
+      // Unknown columns and sort paths fail with a 400 before the stream starts (started).
+      const body = await started(exportCsv(opts.registry, opts.store, def, query, requestLang(request)));
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${def.name}.csv"`);
       reply.header('cache-control', 'no-store');
