@@ -61,6 +61,7 @@ export interface EntityDefinition {
   uniqueKeys?: string[][];
   importKeys?: string[];
   secretFields?: string[];
+  serverFields?: string[];
   listColumns?: string[];
   fields: FieldDef[];
 }
@@ -69,13 +70,14 @@ export interface EntityDefinition {
  * An entity as the registry holds it: every default applied once when it is loaded
  * (engine/src/registry/sanitise.ts), so no reader falls back on its own.
  */
-export interface EntityDef extends Omit<EntityDefinition, 'titleField' | 'access' | 'importable' | 'importKeys' | 'secretFields' | 'listColumns'> {
+export interface EntityDef extends Omit<EntityDefinition, 'titleField' | 'access' | 'importable' | 'importKeys' | 'secretFields' | 'serverFields' | 'listColumns'> {
   /** The field a record shows as when another points to it; `id` when the definition names none. */
   readonly titleField: string;
   readonly access: string;
   readonly importable: boolean;
   readonly importKeys: readonly string[];
   readonly secretFields: readonly string[];
+  readonly serverFields: readonly string[];
   readonly listColumns: readonly string[];
 }
 

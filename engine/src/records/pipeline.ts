@@ -14,16 +14,9 @@ import { SYSTEM_KEYS } from './systemKeys';
 
 type Rec = Record<string, unknown>;
 
-/** Fields only the server writes (sign-in stamps them): kept on update, dropped on create. */
-const SERVER_OWNED: Readonly<Record<string, readonly string[]>> = { user: ['last_sign_in'] };
-
-export function serverOwnedFields(entity: string): readonly string[] {
-  return Object.hasOwn(SERVER_OWNED, entity) ? SERVER_OWNED[entity] : [];
-}
-
-/** Fields a client never writes: secrets, and what only the server stamps (last sign-in). */
+/** Fields a client never writes: the definition's secret fields, and its server fields (a last sign-in), which are kept on update and dropped on create. */
 export function clientBarredFields(def: EntityDef): string[] {
-  return [...(def.secretFields ?? []), ...serverOwnedFields(def.name)];
+  return [...def.secretFields, ...def.serverFields];
 }
 
 /** The body without the fields a client never writes (anything but an object is returned as is). */

@@ -61,6 +61,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     def.listColumns?.forEach((c, i) => checkPath(`/listColumns/${i}`, c));
     def.importKeys?.forEach((c, i) => checkPath(`/importKeys/${i}`, c));
     def.secretFields?.forEach((c, i) => checkPath(`/secretFields/${i}`, c));
+    def.serverFields?.forEach((c, i) => checkPath(`/serverFields/${i}`, c));
     def.uniqueKeys?.forEach((k, i) => k.forEach((c, j) => checkPath(`/uniqueKeys/${i}/${j}`, c)));
   }
 

@@ -31,6 +31,7 @@ export function sanitiseEntity(def: EntityDefinition): EntityDef {
     importable: def.importable ?? def.kind !== 'system',
     importKeys: def.importKeys ?? uniqueFieldPaths(def),
     secretFields: def.secretFields ?? [],
+    serverFields: def.serverFields ?? [],
     listColumns: def.listColumns ?? fields.filter((f) => !f.hidden && f.type !== 'object').slice(0, DEFAULT_LIST_COLUMNS).map((f) => f.id),
   };
 }
