@@ -6,7 +6,7 @@
  * Screenshots go to .ci-artifacts/screenshots. Installs nothing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeAppRoot } from '../e2e/harness/appRoot';
@@ -17,6 +17,7 @@ import { seedE2e } from '../e2e/harness/seed';
 import { startServer } from '../e2e/harness/server';
 import { startSmtp } from '../e2e/harness/smtp';
 import { USERS } from '../e2e/harness/users';
+import { closingLine, readTotals } from './ci/vitestTotals';
 
 const root = process.cwd();
 const artifacts = resolve(root, '.ci-artifacts');
@@ -41,9 +42,8 @@ function runVitest(env: Record<string, string>, resultsFile: string): Promise<nu
 }
 
 function summary(resultsFile: string): string {
-  if (!existsSync(resultsFile)) return 'e2e: no results (the suite did not run)';
-  const r = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numTotalTests: number };
-  return `e2e: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped (${r.numTotalTests} tests)`;
+  const totals = readTotals([resultsFile]);
+  return totals.missing.length ? 'e2e: no results (the suite did not run)' : closingLine('e2e', totals);
 }
 
 async function main(): Promise<number> {
