@@ -21,3 +21,4 @@ export * from './shell/password';
 export * from './shell/initials';
 export * from './shell/warehouses';
 export * from './shell/frame';
+export * from './workflow/types';

@@ -140,6 +140,20 @@ export interface FeatureDef {
   hideNavbar?: boolean;
   pathSuffix?: string;
   navigation?: NavigationDef[];
+  /** A framed feature drawn by the guest app from a workflow (issue 15): its list, form and detail. */
+  operation?: OperationFeatureDef;
+}
+
+/**
+ * Which records of a workflow a feature shows: `depositField` is the side the selected
+ * warehouse narrows on (the receiver's deposit for receptions; default: any of the workflow's
+ * depositFields), `states` limits the list (a work tray), `create` offers the new-record form.
+ */
+export interface OperationFeatureDef {
+  workflow: string;
+  depositField?: string;
+  states?: string[];
+  create?: boolean;
 }
 
 export interface FeatureCatalogue {
@@ -248,22 +262,7 @@ export interface ReportDef {
   export: { fileName: string; format: 'csv' };
 }
 
-export interface WorkflowDef {
-  name: string;
-  label?: LocalText;
-  entity: string;
-  stateField: string;
-  initial: string;
-  states: { id: string; label: LocalText; final?: boolean }[];
-  transitions: {
-    id: string;
-    label?: LocalText;
-    from: string[];
-    to: string;
-    access: string;
-    requires?: string[];
-    effects?: { type: string; [k: string]: unknown }[];
-  }[];
-}
+/** The registry's workflow: the definition as checked (engine/src/workflow/types.ts). */
+export type { WorkflowDefinition as WorkflowDef } from './workflow/types';
 
 export type I18nBundle = Record<string, string>;
