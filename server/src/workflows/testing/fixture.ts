@@ -81,7 +81,8 @@ export const testEngine: WorkflowEngine = {
       }));
     });
     const history = [...((record.history as unknown[]) ?? []), { transition: tr.id, from: state, to: tr.to, by: ctx.userId, at: ctx.now, ...(input.comment ? { comment: input.comment } : {}) }];
-    return { record: { ...record, [wf.stateField]: tr.to, history }, movements, lots: [], events: [], alerts: [], updates: [] };
+    const events = movements.length ? [{ type: 'ObjectEvent', action: 'OBSERVE', eventTime: ctx.now, bizStep: 'shipping' }] : [];
+    return { record: { ...record, [wf.stateField]: tr.to, history }, movements, lots: [], events, alerts: [], updates: [] };
   },
   availableTransitions(wf, record, access, superadmin) {
     return wf.transitions.filter((x) => x.from.includes(String(record[wf.stateField])) && (superadmin || access.includes(x.access)));
