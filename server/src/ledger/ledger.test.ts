@@ -71,7 +71,7 @@ describe('the stock ledger', () => {
   it('counts a replayed operation once', async () => {
     const ms = [{ material: 'M8', batch: 'R', deposit: 'D1', quantity: 4 }];
     await writeMovements(store, ms, op(), '2025-05-01T00:00:00.000Z', 'REPLAY1');
-    await writeMovements(store, ms, op(), '2025-05-01T00:00:00.000Z', 'REPLAY1');
+    await writeMovements(store, ms, op(), '2025-05-01T00:00:00.000Z', 'REPLAY1', { replay: true });
     expect((await stockLevels(store, { material: 'M8' })).data.map((r) => r.quantity)).toEqual([4]);
     expect(await store.count(MOVEMENTS, { material: 'M8' })).toBe(1);
   });

@@ -7,7 +7,7 @@ export const BALANCES = 'stock_balance';
 
 /** The ledger's collections: immutable movements, and one balance per material, batch and deposit. */
 export const LEDGER_COLLECTIONS: CollectionSpec[] = [
-  { name: MOVEMENTS, uniqueKeys: [], indexes: ['material', 'batch', 'deposit', 'at', 'operation.id'] },
+  { name: MOVEMENTS, uniqueKeys: [], indexes: ['key', 'material', 'batch', 'deposit', 'at', 'operation.id'] },
   { name: BALANCES, uniqueKeys: [['material', 'batch', 'deposit']], indexes: ['material', 'batch', 'deposit', 'quantity'] },
 ];
 
@@ -21,6 +21,11 @@ export interface OperationRef {
 export function balanceId(m: { material: string; batch: string; deposit: string }): string {
   return `${m.material}|${m.batch}|${m.deposit}`;
 }
+
+/**
+ * A movement's `key` is its balance's id: the stock of one material, batch and deposit on a past
+ * date reads that key's movements by one index, where each part alone may match most of the ledger.
+ */
 
 /** A quantity free of binary noise (0.1 + 0.2): the ledger keeps 9 decimals. */
 export function roundQuantity(q: number): number {
@@ -61,13 +66,15 @@ export async function checkMovements(store: Store, movements: readonly PlannedMo
  * without transactions, where operations run one at a time) never counts a movement twice.
  * Movement ids are `<opId>.<n>`, so a replay skips the ones already written.
  */
-export async function writeMovements(store: Store, movements: readonly PlannedMovement[], operation: OperationRef, at: string, opId: string): Promise<void> {
+export async function writeMovements(store: Store, movements: readonly PlannedMovement[], operation: OperationRef, at: string, opId: string, options: { replay?: boolean } = {}): Promise<void> {
   if (movements.length === 0) return;
   const docs: Doc[] = movements.map((m, i) => ({
-    id: `${opId}.${i}`, material: m.material, batch: m.batch, deposit: m.deposit, quantity: m.quantity,
+    id: `${opId}.${i}`, key: balanceId(m), material: m.material, batch: m.batch, deposit: m.deposit, quantity: m.quantity,
     ...(m.unit !== undefined ? { unit: m.unit } : {}), operation: { ...operation }, at,
   }));
-  const written = new Set((await store.find(MOVEMENTS, { filter: { id: { $in: docs.map((d) => d.id as string) } }, projection: { id: 1 } })).map((d) => d.id));
+  const written = options.replay
+    ? new Set((await store.find(MOVEMENTS, { filter: { id: { $in: docs.map((d) => d.id as string) } }, projection: { id: 1 } })).map((d) => d.id))
+    : new Set<string>();
   const fresh = docs.filter((d) => !written.has(d.id as string));
   if (fresh.length) await store.insertMany(MOVEMENTS, fresh);
 
@@ -78,14 +85,14 @@ export async function writeMovements(store: Store, movements: readonly PlannedMo
     if (d) d.q += m.quantity; else delta.set(key, { m, q: m.quantity });
   }
   const current = new Map((await store.find(BALANCES, { filter: { id: { $in: [...delta.keys()] } } })).map((b) => [b.id, b]));
+  const next: Doc[] = [];
   for (const [id, { m, q }] of delta) {
     const b = current.get(id);
-    if (!b) {
-      await store.insert(BALANCES, { id, material: m.material, batch: m.batch, deposit: m.deposit, quantity: roundQuantity(q), ...(m.unit !== undefined ? { unit: m.unit } : {}), lastOp: opId });
-    } else if (b.lastOp !== opId) {
-      await store.patch(BALANCES, id, { quantity: roundQuantity(Number(b.quantity) + q), lastOp: opId, ...(b.unit === undefined && m.unit !== undefined ? { unit: m.unit } : {}) });
-    }
+    if (b?.lastOp === opId) continue;
+    const unit = b?.unit ?? m.unit;
+    next.push({ id, material: m.material, batch: m.batch, deposit: m.deposit, quantity: roundQuantity(Number(b?.quantity ?? 0) + q), ...(unit !== undefined ? { unit } : {}), lastOp: opId });
   }
+  if (next.length) await store.upsertMany(BALANCES, ['id'], next);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Filter, Store, StoredDoc } from '../store/types';
-import { BALANCES, MOVEMENTS, roundQuantity } from './ledger';
+import { BALANCES, balanceId, MOVEMENTS, roundQuantity } from './ledger';
 
 export interface StockQuery {
   material?: string;
@@ -89,8 +89,9 @@ export async function stockLevels(store: Store, q: StockQuery, now = new Date())
     return { data: await withLots(store, rows.map(asRow), now), total };
   }
   const until = endOf(q.at);
+  const match = q.material && q.batch && q.deposit ? { key: balanceId({ material: q.material, batch: q.batch, deposit: q.deposit }) } : keyFilter(q);
   const grouped = await store.aggregate(MOVEMENTS, [
-    { $match: { ...keyFilter(q), at: { $lte: until } } },
+    { $match: { ...match, at: { $lte: until } } },
     { $group: { _id: { material: '$material', batch: '$batch', deposit: '$deposit' }, quantity: { $sum: '$quantity' }, unit: { $max: '$unit' } } },
   ]);
   const all = grouped

@@ -43,8 +43,9 @@ export function eventRecord(ev: Ev, p: PreparedTransition, i: number): Doc {
 }
 
 /** Inserts the documents whose ids are not there yet (a replay finds some written). */
-async function insertMissing(store: Store, coll: string, docs: Doc[]): Promise<void> {
+async function insertMissing(store: Store, coll: string, docs: Doc[], replay: boolean): Promise<void> {
   if (docs.length === 0) return;
+  if (!replay) return void (await store.insertMany(coll, docs));
   const have = new Set((await store.find(coll, { filter: { id: { $in: docs.map((d) => d.id as string) } }, projection: { id: 1 } })).map((d) => d.id));
   const fresh = docs.filter((d) => !have.has(d.id as string));
   if (fresh.length) await store.insertMany(coll, fresh);
@@ -55,9 +56,9 @@ async function insertMissing(store: Store, coll: string, docs: Doc[]): Promise<v
  * operation, lots looked up first, records set not incremented), so a journaled transition
  * interrupted anywhere is completed by running this again.
  */
-export async function writeTransition(store: Store, p: PreparedTransition): Promise<StoredDoc> {
+export async function writeTransition(store: Store, p: PreparedTransition, replay = false): Promise<StoredDoc> {
   const operation = { workflow: p.workflow, id: p.recordId, transition: p.transition };
-  await writeMovements(store, p.plan.movements, operation, p.at, p.opId);
+  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
   for (const lot of p.plan.lots) {
     const exists = await store.find('lot', { filter: { material: lot.material, number: lot.number }, limit: 1, projection: { id: 1 } });
     if (exists.length) continue;
@@ -65,11 +66,11 @@ export async function writeTransition(store: Store, p: PreparedTransition): Prom
     await store.insert('lot', { material: lot.material, number: lot.number, ...dates, createdAt: p.at, createdBy: p.userId, state: 1 } as Doc);
   }
   const events = p.plan.events.map((ev, i) => ({ coll: EVENT_COLLECTION[String(ev.type)] ?? 'object_events', doc: eventRecord(ev, p, i) }));
-  for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc));
+  for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
   await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
     id: `${p.opId}.a${i}`, title: a.title, description: a.description, severity: a.severity,
     operation, createdAt: p.at, createdBy: p.userId, state: 1,
-  } as unknown as Doc)));
+  } as unknown as Doc)), replay);
   for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, updatedAt: p.at, updatedBy: p.userId } as Doc);
 }
@@ -121,7 +122,7 @@ export class TransitionApplier {
   async recover(): Promise<number> {
     const left = await this.store.find(JOURNAL, { sort: { id: 1 } });
     for (const j of left) {
-      await writeTransition(this.store, j.prepared as unknown as PreparedTransition);
+      await writeTransition(this.store, j.prepared as unknown as PreparedTransition, true);
       await this.store.delete(JOURNAL, j.id);
     }
     return left.length;
