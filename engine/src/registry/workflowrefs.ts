@@ -59,7 +59,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       }
       return within;
     };
-    if (def.lines) lineFields('/lines', def.lines);
+    const workflowLines = lineFields('/lines', def.lines);
 
     /** A `$record.` or `$line.` reference must name a field; `$line.` only where lines are walked. */
     const ref = (pointer: string, value: ValueRef | undefined, line: readonly FieldDef[] | undefined, deposit = false) => {
@@ -74,7 +74,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
     };
     const linesOr = (pointer: string, own: LinesDef | undefined, what: string) => {
       if (!own && !def.lines) { add(file, pointer, `${what} walks lines: name them here or in the workflow's "lines"`); return undefined; }
-      return own ? lineFields(`${pointer}/lines`, own) : lineFields('/lines', def.lines);
+      return own ? lineFields(`${pointer}/lines`, own) : workflowLines;
     };
 
     const ids = new Set<string>();
