@@ -27,6 +27,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       return f;
     };
     checkAccess(file, '/access', def.access);
+    if (def.declarable && !entity.sync) add(file, '/declarable', `entity "${def.entity}" is not declared to the authority ("sync": true)`);
     const stateField = need('/stateField', def.stateField);
     if (!fieldAt(fields, HISTORY_FIELD)) add(file, '/entity', `entity "${def.entity}" has no "${HISTORY_FIELD}" field for the transitions' history`);
     need('/dateField', def.dateField);

@@ -44,7 +44,7 @@ describe('workflow definitions: the meta-schema', () => {
 describe('workflow definitions: cross-references, each with file and JSON pointer', () => {
   it('the entity exists and is an operation, with the state and history fields', () => {
     expect(broken((wf) => { wf.entity = 'shipments'; })).toEqual([at('/entity', 'entity "shipments" does not exist')]);
-    expect(broken((wf) => { wf.entity = 'company'; wf.stateField = 'state'; wf.depositFields = []; wf.dateField = 'email'; wf.transitions = []; delete wf.lines; })).toEqual([
+    expect(broken((wf) => { wf.entity = 'company'; wf.stateField = 'state'; wf.depositFields = []; wf.dateField = 'email'; wf.transitions = []; delete wf.lines; delete wf.declarable; })).toEqual([
       at('/entity', 'entity "company" is of kind master, not operation'),
       at('/entity', 'entity "company" has no "history" field for the transitions\' history'),
       ...['Draft', 'In-Progress', 'Accepted', 'Partial Reject', 'Total Reject', 'Rejection Accepted', 'Cancelled'].map((s, i) => at(`/states/${i}/id`, `state "${s}" is not an option of company.state`)),
@@ -121,6 +121,7 @@ describe('workflow definitions: cross-references, each with file and JSON pointe
       wf.transitions[3].guard = { lines: { $elemMatches: { rejected: { $gt: 0 } } } };
       wf.transitions[5].effects[2].set = { lastReturn: '$now' };
     }, { 'schemas/entities/shipment.json': { ...JSON.parse(workflowSources().find((s) => s.path === 'schemas/entities/shipment.json')!.text), sync: false } })).toEqual([
+      at('/declarable', 'entity "shipment" is not declared to the authority ("sync": true)'),
       at('/transitions/0/effects/1/event/bizStep', '"shiping" is not a CBV bizStep'),
       at('/transitions/0/effects/1/event/disposition', '"urn:epcglobal:cbv:disp:in_transito" is not a CBV disposition'),
       at('/transitions/0/effects/1/event/bizTransaction/type', '"despatch" is not a CBV business transaction type'),
@@ -148,7 +149,7 @@ describe('workflow definitions: defaults applied once, when loaded', () => {
     const reg = workflowRegistry();
     const [confirm, cancel, , partial] = reg.workflows.shipment.transitions;
     expect([confirm.comment, cancel.comment, cancel.requires, cancel.input, cancel.effects]).toEqual(['optional', 'none', [], [], []]);
-    expect(partial.input).toEqual(['lines.rejected']);
+    expect(partial.input).toEqual(['lines.rejected', 'receivedDate']);
     expect(confirm.effects![0]).toMatchObject({ type: 'removeStock', lines: SHIPMENT_WORKFLOW.lines });
     expect(confirm.effects![1]).toMatchObject({ event: { action: 'OBSERVE', lines: SHIPMENT_WORKFLOW.lines } });
     expect(reg.workflows.shipment.transitions[2].setLines!.lines).toEqual(SHIPMENT_WORKFLOW.lines);

@@ -40,7 +40,7 @@ export const SHIPMENT_WORKFLOW = {
       ],
     },
     {
-      id: 'partialReject', label: t('Reject part'), from: ['In-Progress'], to: 'Partial Reject', access: 'Reception', at: 'receiverDeposit', input: ['lines'],
+      id: 'partialReject', label: t('Reject part'), from: ['In-Progress'], to: 'Partial Reject', access: 'Reception', at: 'receiverDeposit', input: ['lines', 'receivedDate'],
       guard: { lines: { $elemMatch: { rejected: { $gt: 0 } } } }, guardMessage: t('reject some quantity of a line'),
       effects: [
         { type: 'addStock', deposit: '$record.receiverDeposit', quantity: '$line.accepted' },
@@ -107,6 +107,7 @@ export function workflowSources(over: Partial<Record<string, unknown>> = {}): De
       fields: [
         { id: 'shipmentID', label: t('Remito'), type: 'string', unique: true },
         { id: 'sendDate', label: t('Send date'), type: 'date' },
+        { id: 'receivedDate', label: t('Received on'), type: 'date' },
         deposit('deposit', 'Deposit'), deposit('receiverDeposit', 'Receiver deposit'),
         { id: 'status', label: t('Status'), type: 'string', options: SHIPMENT_STATES.map((value) => ({ value, label: t(value) })) },
         { id: 'lines', label: t('Products'), type: 'object', multiple: true, fields: lineFields },

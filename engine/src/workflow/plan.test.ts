@@ -91,8 +91,10 @@ describe('planning a transition', () => {
     expect([over.code, over.params, over.field]).toEqual(['FORMAT_TOO_LARGE', { label: 'Rejected', value: 11, limit: 10 }, 'lines.0.rejected']);
     const under = refusal(() => plan(inProgress(), 'partialReject', { fields: { lines: [{ rejected: -1 }] } }));
     expect([under.code, under.field]).toEqual(['FORMAT_TOO_SMALL', 'lines.0.rejected']);
-    const text = refusal(() => plan(inProgress(), 'partialReject', { fields: { lines: [{ rejected: '2' }] } }));
-    expect(text.code).toBe('FORMAT_WRONG_TYPE');
+    const text = refusal(() => plan(inProgress(), 'partialReject', { fields: { lines: [{ rejected: 'two' }] } }));
+    expect([text.code, text.field]).toEqual(['FORMAT_WRONG_TYPE', 'lines.0.rejected']);
+    const date = refusal(() => plan(inProgress(), 'partialReject', { fields: { lines: [{ rejected: 1 }], receivedDate: 'yesterday' } }));
+    expect([date.code, date.field, date.params.label]).toEqual(['FORMAT_PATTERN', 'receivedDate', 'Received on']);
     const none = refusal(() => plan(inProgress(), 'partialReject', { fields: { lines: [{ rejected: 0 }] } }));
     expect([none.code, none.params]).toEqual(['TRANSITION_GUARD_FAILED', { transition: 'Reject part', reason: 'reject some quantity of a line' }]);
   });

@@ -2,6 +2,7 @@ import { Query } from 'mingo';
 import { formatError, type ErrorCode } from '../errors';
 import { fieldAt, formOf, type Registry } from '../registry/registry';
 import { localize, type Lang, type LocalText } from '../text';
+import { compileForm } from '../validate/format';
 import { getPath, isRecord } from '../validate/values';
 import { buildEvent, type PlanLookup } from './events';
 import type { EffectDef, HistoryEntry, LinesDef, TransitionDef, TransitionPlan, ValueRef, WorkflowDefinition } from './types';
@@ -143,6 +144,7 @@ export function planTransition(
 
   const next = structuredClone(record);
   for (const path of t.input!) mergeInput(next, input.fields, path.split('.'));
+  if (t.input!.length > 0) checkInput(reg, wf, t, next, lang);
   const scope: RefScope = { record: next, userId: ctx.userId, now: ctx.now, comment };
 
   if (t.setLines) {
@@ -169,6 +171,20 @@ export function planTransition(
   const history = Array.isArray(next[HISTORY_FIELD]) ? (next[HISTORY_FIELD] as unknown[]) : [];
   plan.record = setPath({ ...next, [HISTORY_FIELD]: [...history, entry] }, wf.stateField, t.to);
   return plan;
+}
+
+/**
+ * The input's values are checked by the entity's own field rules (type, options, limits), in the
+ * user's language; what the record held before is the create and update routes' business.
+ */
+function checkInput(reg: Registry, wf: WorkflowDefinition, t: TransitionDef, record: Rec, lang: Lang): void {
+  const form = formOf(reg, wf.entity);
+  if (!form) return;
+  const taken = new Set(t.input);
+  const bad = compileForm(form)(record, { lang }).messages.find(
+    (m) => m.severity === 'error' && m.field !== undefined && taken.has(m.field.split('.').filter((p) => !/^\d+$/.test(p)).join('.')),
+  );
+  if (bad) throw new WorkflowError(bad.code, bad.params, bad.field);
 }
 
 /**
