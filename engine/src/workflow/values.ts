@@ -27,14 +27,6 @@ export function resolveRef(ref: ValueRef, scope: RefScope): unknown {
   }
 }
 
-/** The roots a reference may start with; anything else starting with `$` is a definition error. */
-export const REF_ROOTS = ['$record.', '$line.', '$actor.userId', '$now', '$transition.comment'] as const;
-
-export function isValidRef(ref: ValueRef): boolean {
-  if (typeof ref !== 'string' || !ref.startsWith('$')) return true;
-  return REF_ROOTS.some((root) => (root.endsWith('.') ? ref.startsWith(root) && ref.length > root.length : ref === root));
-}
-
 /** The record path a `$record.` reference reads, for naming the field in an error. */
 export function recordPath(ref: ValueRef): string | undefined {
   return typeof ref === 'string' && ref.startsWith('$record.') ? ref.slice('$record.'.length) : undefined;
