@@ -8,7 +8,7 @@ import { planTransition } from './plan';
 import type { EventTemplate } from './types';
 // The GS1 artefact itself, as published (issue 15: every emitted event validates against it);
 // imported rather than read so the engine's tests stay free of Node built-ins.
-import schema from '/work/shared/epcis/EPCIS-JSON-Schema.json';
+import schema from '../../../../shared/epcis/EPCIS-JSON-Schema.json';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
