@@ -3,7 +3,7 @@ import { formOf, localize, toJsonSchema, type Registry } from '../../../engine/s
 import { listAnswer, requestLang } from '../routes/masterdata';
 import type { Store } from '../store/types';
 import { fefoBatches, movementRows, stockLevels, type StockQuery } from '../ledger/stock';
-import { OperationService, type OperationListQuery, type WorkflowEngine } from './service';
+import { ENGINE, OperationService, type OperationListQuery, type WorkflowEngine } from './service';
 import {
   batchesAnswer, batchesQuery, idParam, movementsQuery, operationListQuery, stockAnswer, stockQuery, transitionBody, transitionParams,
 } from './schemas';
@@ -16,8 +16,8 @@ export const STOCK_KEY = 'productTraceability';
  * OpenAPI document and each transition is refused without its own key by the access plugin),
  * and the stock routes. Transitions stopped by a crash are completed before the first request.
  */
-export async function operationRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; engine: WorkflowEngine }): Promise<void> {
-  const service = new OperationService(opts.registry, opts.store, opts.engine);
+export async function operationRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; engine?: WorkflowEngine }): Promise<void> {
+  const service = new OperationService(opts.registry, opts.store, opts.engine ?? ENGINE);
   const recovered = await service.applier.recover();
   if (recovered > 0) app.log.warn({ recovered }, 'completed transitions interrupted by a crash');
   const principal = (request: FastifyRequest) => request.principal!;

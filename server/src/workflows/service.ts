@@ -1,6 +1,6 @@
 import {
-  canAccess, DEFAULT_PAGE_SIZE, ERRORS, localize, stampCreate, stampUpdate, type ErrorCode, type Lang, type Registry, type TransitionDef,
-  type TransitionPlan, type WorkflowDef,
+  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, ERRORS, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
+  type PlanLookup, type Registry, type TransitionPlan, type WorkflowDef,
 } from '../../../engine/src/index';
 import { sortablePaths } from '../../../engine/src/list/index';
 import { ApiError } from '../apiError';
@@ -12,15 +12,16 @@ import { buildListQuery } from '../masterdata/query';
 import { getPath } from '../store/docs';
 import type { Doc, Filter, Store, StoredDoc } from '../store/types';
 import { TransitionApplier } from './apply';
-import { draftDepositFields, LineChecks } from './lines';
+import { draftDepositFields, LineChecks, linesOf } from './lines';
 
 type Rec = Record<string, unknown>;
 
-/** The engine's interpreter, as the contract gives it (engine/src/workflow/plan.ts). */
+/** The engine's interpreter (engine/src/workflow/plan.ts); a test may stand in its own. */
 export interface WorkflowEngine {
-  planTransition(reg: Registry, wf: WorkflowDef, record: Rec, transitionId: string, input: { comment?: string; fields?: Rec }, ctx: { userId: string; now: string }): TransitionPlan;
-  availableTransitions(wf: WorkflowDef, record: Rec, access: string[], superadmin: boolean): TransitionDef[];
+  planTransition: typeof planTransition;
+  availableTransitions: typeof availableTransitions;
 }
+export const ENGINE: WorkflowEngine = { planTransition, availableTransitions };
 
 export interface OperationListQuery {
   state?: string;
@@ -132,6 +133,7 @@ export class OperationService {
     const record = await this.existing(wf, id, await this.warehouse(p));
     const transitions = this.engine.availableTransitions(wf, record, [...p.access], this.superadmin(p)).map((t) => ({
       id: t.id, label: localize(t.label, lang), to: t.to, requires: t.requires ?? [], input: t.input ?? [], comment: t.comment ?? 'none',
+      allowed: t.allowed, ...(t.reason ? { reason: localize(t.reason, lang) } : {}),
     }));
     return { record: this.md.present(this.md.entity(wf.entity), record), transitions };
   }
@@ -142,6 +144,7 @@ export class OperationService {
     // The state is the server's: a draft is in the initial state whatever the body says.
     const draft = body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [wf.stateField]: wf.initial } : body;
     const value = await this.md.checked(def, draft, before);
+    value[wf.stateField] = wf.initial;
     await this.lines.check(wf, value, lang);
     await this.lines.checkDeposits(wf, value, draftDepositFields(wf), warehouse, lang);
     return value;
@@ -172,6 +175,21 @@ export class OperationService {
     }));
   }
 
+  /** What events name: the GTIN, unit and name of the record's materials, the GLN and name of its deposits. */
+  private async lookup(wf: WorkflowDef, record: Rec): Promise<PlanLookup> {
+    const materialIds = wf.lines ? [...new Set(linesOf(record, wf.lines).map((l) => getPath(l, wf.lines!.material)).filter((v): v is string => typeof v === 'string'))] : [];
+    const depositIds = [...new Set(wf.depositFields.map((f) => getPath(record, f)).filter((v): v is string => typeof v === 'string' && v !== ''))];
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+    const [materials, deposits] = await Promise.all([
+      materialIds.length ? this.store.find('material', { filter: { id: { $in: materialIds } } }) : [],
+      depositIds.length ? this.store.find('company_division', { filter: { id: { $in: depositIds } } }) : [],
+    ]);
+    return {
+      materials: Object.fromEntries(materials.map((m) => [m.id, { gtin: text(m.gtin), uom: text(m.uom), name: text(m.name) }])),
+      deposits: Object.fromEntries(deposits.map((d) => [d.id, { gln: text(d.gln), name: text(d.division_name) }])),
+    };
+  }
+
   async transition(name: string, id: string, transitionId: string, body: { comment?: string; fields?: Rec } | undefined, p: AuthPrincipal, lang: Lang): Promise<Rec> {
     const wf = this.workflow(name);
     const warehouse = await this.warehouse(p);
@@ -181,7 +199,8 @@ export class OperationService {
     if (!canAccess(p, { key: t.access }, this.reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key: t.access });
     let plan: TransitionPlan;
     try {
-      plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, { userId: p.userId, now: new Date().toISOString() });
+      const ctx = { userId: p.userId, now: new Date().toISOString(), lang, lookup: await this.lookup(wf, before) };
+      plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;
     }

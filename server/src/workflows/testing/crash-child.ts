@@ -9,7 +9,7 @@ import { Sessions } from '../../auth/sessions';
 import { openStore } from '../../store/index';
 import { BALANCES } from '../../ledger/ledger';
 import { operationRoutes } from '../routes';
-import { seedShipping, shipmentRegistry, testEngine } from './fixture';
+import { seedShipping, shipmentRegistry } from './fixture';
 
 const registry = shipmentRegistry();
 const store = await openStore({ dataDir: process.env.DATA_DIR!, mongodbUri: process.env.MONGODB_URI || undefined });
@@ -24,7 +24,7 @@ if (!seed) {
 const user = await store.insert('user', { email: `crash-${Date.now()}@test.local`, display_name: 'Crash', state: 1, access: [registry.access.superadmin], groups: [] });
 const sessions = new Sessions(registry, store);
 const { token } = await sessions.create(user.id);
-const app = await buildApp({ registry, store, authenticator: sessions, plugins: [(a) => operationRoutes(a, { registry, store, engine: testEngine })] });
+const app = await buildApp({ registry, store, authenticator: sessions, plugins: [(a) => operationRoutes(a, { registry, store })] });
 const url = await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log(`SEED ${JSON.stringify(seed)}`);
 console.log(`TOKEN ${token}`);
