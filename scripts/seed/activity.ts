@@ -5,7 +5,10 @@
  * synthesis, production declarations, deliveries to distributors and customers with some
  * rejections, scrapping, self-consumption, exports, bulk declarations and fractionation.
  */
+import type { Registry } from '../../engine/src/index';
+import type { AuthPrincipal } from '../../server/src/auth/principal';
 import type { Store, StoredDoc } from '../../server/src/store/types';
+import { ENGINE, OperationService } from '../../server/src/workflows/service';
 import { rng } from './random';
 
 type Rec = Record<string, unknown>;
@@ -227,7 +230,7 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
     if (d % 29 === 11 && holding.length > 0) {
       const l = holding[0];
       const quantity = round(Math.min(l.quantity, between(5, 50)));
-      await run('scrapping', { scrapDate: day(at), scrapID: ids('SC', at), deposit: plant.id, reason: 'Envase dañado', productData: [{ material: l.material, batchId: l.batch, quantity, uom: l.uom }] }, 'scrap', at);
+      await run('scrapping', { scrapDate: day(at), scrapID: ids('SC', at), deposit: plant.id, reason: 'damaged', productData: [{ material: l.material, batchId: l.batch, quantity, uom: l.uom }] }, 'scrap', at);
       stock.remove(l.material, l.batch, plant.id, quantity);
     }
     if (d % 31 === 5 && holding.length > 0) {
@@ -271,4 +274,34 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
 
   }
   return result;
+}
+
+/**
+ * The operations service as the player's port, acting as `actor` (the seeding administrator)
+ * at the simulated time of each step: the ledger, events and history carry the day played.
+ */
+export function servicePort(reg: Registry, store: Store, actor: { id: string; email: string }): OperationsPort {
+  let clock = new Date();
+  const service = new OperationService(reg, store, ENGINE, () => clock);
+  const principal: AuthPrincipal = {
+    userId: actor.id, email: actor.email, displayName: 'Demo activity', sessionId: 'seed', groups: [], access: [reg.access.superadmin], selectedWarehouse: null,
+  };
+  return {
+    async create(workflow, body, at) {
+      clock = at;
+      return (await service.create(workflow, body, principal, 'en')) as { id: string };
+    },
+    async transition(workflow, id, transition, body, at) {
+      clock = at;
+      return service.transition(workflow, id, transition, body, principal, 'en');
+    },
+  };
+}
+
+/** Plays `days` of activity into a store that has demo master data and no operations yet; null when it already has some. */
+export async function seedActivity(reg: Registry, store: Store, days: number): Promise<ActivityResult | null> {
+  if ((await store.count('product_import', {})) > 0 || (await store.count('delivery', {})) > 0) return null;
+  const [actor] = await store.find('user', { filter: { access: reg.access.superadmin, state: 1 }, sort: { createdAt: 1 }, limit: 1 });
+  if (!actor) return null;
+  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days });
 }

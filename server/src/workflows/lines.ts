@@ -17,9 +17,23 @@ function fromInitial(wf: WorkflowDef) {
   return wf.transitions.filter((t) => t.from.includes(wf.initial));
 }
 
-/** A draft whose lines leave stock (a delivery, a scrapping) names batches that must exist; one that brings stock in names new ones. */
-function takesStock(wf: WorkflowDef): boolean {
-  return fromInitial(wf).some((t) => t.effects?.some((e) => e.type === 'removeStock' || e.type === 'moveStock'));
+/**
+ * Every set of lines a draft's first transitions touch (the workflow's own, and each effect's:
+ * a declaration consumes its `consumption` lines and produces the record itself), each with
+ * whether it takes stock out, so its batches must already exist. Lines that bring stock in name new batches.
+ */
+function draftLines(wf: WorkflowDef): { def: LinesDef; takes: boolean }[] {
+  const byField = new Map<string, { def: LinesDef; takes: boolean }>();
+  const note = (def: LinesDef | undefined, takes: boolean) => {
+    if (!def) return;
+    const seen = byField.get(def.field);
+    byField.set(def.field, { def: seen?.def ?? def, takes: takes || (seen?.takes ?? false) });
+  };
+  note(wf.lines, false);
+  for (const e of fromInitial(wf).flatMap((t) => t.effects ?? [])) {
+    if (e.type === 'addStock' || e.type === 'removeStock' || e.type === 'moveStock') note(e.lines ?? wf.lines, e.type !== 'addStock');
+  }
+  return [...byField.values()];
 }
 
 /** The deposit fields a draft's first transitions happen at: the user's selected warehouse must hold them. */
@@ -52,9 +66,10 @@ export class LineChecks {
    * batches of stock-taking drafts known lots. Throws 400 on the first problem, naming its field.
    */
   async check(wf: WorkflowDef, record: Rec, lang: Lang): Promise<void> {
-    const def = wf.lines;
-    if (!def) return;
-    const existing = takesStock(wf);
+    for (const { def, takes } of draftLines(wf)) await this.checkLines(wf, def, takes, record, lang);
+  }
+
+  private async checkLines(wf: WorkflowDef, def: LinesDef, existing: boolean, record: Rec, lang: Lang): Promise<void> {
     const lines = linesOf(record, def);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];

@@ -61,7 +61,8 @@ export class OperationService {
   private readonly md: MasterDataService;
   private readonly lines: LineChecks;
 
-  constructor(private readonly reg: Registry, private readonly store: Store, private readonly engine: WorkflowEngine) {
+  /** `clock`: when things happen; the demo activity plays a past year through it, everything else uses the real time. */
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly engine: WorkflowEngine, private readonly clock: () => Date = () => new Date()) {
     this.applier = new TransitionApplier(reg, store);
     this.md = new MasterDataService(reg, store);
     this.lines = new LineChecks(reg, store);
@@ -154,7 +155,7 @@ export class OperationService {
     const wf = this.workflow(name);
     const def = this.md.entity(wf.entity);
     const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
-    const doc = { ...stampCreate(def, value, p.userId, new Date().toISOString()), history: [] } as Doc;
+    const doc = { ...stampCreate(def, value, p.userId, this.clock().toISOString()), history: [] } as Doc;
     return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
   }
 
@@ -166,7 +167,7 @@ export class OperationService {
     const notDraft = (state: unknown) => new ApiError('OPERATION_NOT_DRAFT', { entity: localize(def.label, lang), state: String(state ?? ''), initial: wf.initial });
     if (before[wf.stateField] !== wf.initial) throw notDraft(before[wf.stateField]);
     const value = await this.checkedDraft(wf, body, before, warehouse, lang);
-    const doc = { ...stampUpdate(this.reg, def, before, value, p.userId, new Date().toISOString()), [wf.stateField]: wf.initial, history: before.history ?? [] } as Doc;
+    const doc = { ...stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString()), [wf.stateField]: wf.initial, history: before.history ?? [] } as Doc;
     return this.md.present(def, await this.applier.exclusive(async (s) => {
       // Confirmed meanwhile: the edit would rewrite what already left the deposit.
       const now = await s.get(wf.entity, id);
@@ -198,14 +199,15 @@ export class OperationService {
     if (!t) throw new ApiError('TRANSITION_NOT_ALLOWED', { transition: transitionId.slice(0, 60), state: String(before[wf.stateField] ?? '') });
     if (!canAccess(p, { key: t.access }, this.reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key: t.access });
     let plan: TransitionPlan;
+    const now = this.clock().toISOString();
     try {
-      const ctx = { userId: p.userId, now: new Date().toISOString(), lang, lookup: await this.lookup(wf, before) };
+      const ctx = { userId: p.userId, now, lang, lookup: await this.lookup(wf, before) };
       plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;
     }
     if (t.at) await this.lines.checkDeposits(wf, plan.record, [t.at], warehouse, lang);
-    const record = await this.applier.apply(wf, before, t.id, plan, p.userId);
+    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now);
     return { record: this.md.present(this.md.entity(wf.entity), record) };
   }
 }
