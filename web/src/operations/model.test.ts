@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { requireDefinitions } from '../../../definitions/read';
+import type { EntityDef, FieldDef, Registry, WorkflowDef } from '../../../engine/src/index';
+import { operationParams, queryString } from './api';
+import {
+  commentMissing, historyOf, inputParts, isEditable, lineParts, linesOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
+} from './model';
+import { firstExpiredFirst, siblingPath, valueAt } from '../masterdata/widgets/batchLogic';
+import { frameDataOf } from '../guest/useGuestFrame';
+
+const base = requireDefinitions(process.cwd());
+const t = (en: string) => ({ en, es: `${en} (es)`, fr: `${en} (fr)` });
+const f = (id: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}) => ({ id, label: t(id), type, ...extra }) as FieldDef;
+
+const lineFields = [f('material', 'reference', { ref: 'material' }), f('batchId', 'string', { widget: 'batch' }), f('amount', 'number'), f('uom', 'string'), f('rejected', 'number'), f('accepted', 'number')];
+const shipment: EntityDef = {
+  ...base.entities.lot,
+  name: 'shipment_test',
+  fields: [f('shipmentID', 'string'), f('deposit', 'reference', { ref: 'company_division' }), f('receiverDeposit', 'reference', { ref: 'company_division' }),
+    f('note', 'string'), f('productData', 'object', { multiple: true, fields: lineFields }), f('deliveryStatus', 'string')],
+};
+const lines = { field: 'productData', material: 'material', batch: 'batchId', quantity: 'amount', unit: 'uom', rejected: 'rejected', accepted: 'accepted' };
+const workflow: WorkflowDef = {
+  name: 'shipment_test', label: t('Shipments'), entity: 'shipment_test', access: 'Deliveries', stateField: 'deliveryStatus', initial: 'Draft',
+  states: [
+    { id: 'Draft', label: t('Draft'), color: '#607d8b' },
+    { id: 'In-Progress', label: t('In progress'), color: '#1976d2' },
+    { id: 'Partial Reject', label: t('Partial reject'), color: '#f57c00' },
+  ],
+  transitions: [
+    { id: 'cancel', label: t('Cancel'), from: ['Draft'], to: 'Cancelled', access: 'Deliveries' },
+    { id: 'confirm', label: t('Confirm'), from: ['Draft'], to: 'In-Progress', access: 'Deliveries', effects: [{ type: 'setSyncPending' }, { type: 'removeStock', deposit: '$record.deposit' }] },
+    { id: 'partialReject', label: t('Reject part'), from: ['In-Progress'], to: 'Partial Reject', access: 'Reception', input: ['productData', 'note', 'nope'], comment: 'optional' },
+  ],
+  lines, depositFields: ['receiverDeposit', 'deposit'], dateField: 'sendDate', declarable: true,
+};
+const registry: Registry = {
+  ...base,
+  entities: { ...base.entities, shipment_test: shipment },
+  workflows: { shipment_test: workflow },
+  features: {
+    ...base.features,
+    features: [
+      ...base.features.features,
+      { id: 'shipments', path: '/shipments', name: t('Shipments'), render: 'external', operation: { workflow: 'shipment_test' } },
+      { id: 'tray', path: '/tray', name: t('Tray'), render: 'external', operation: { workflow: 'shipment_test', depositField: 'receiverDeposit', states: ['In-Progress'], create: false } },
+      { id: 'ghost', path: '/ghost', name: t('Ghost'), render: 'external', operation: { workflow: 'missing' } },
+    ],
+  },
+};
+
+describe('operationView', () => {
+  it('finds the workflow and entity of a feature with an operation, with its deposit side, states and create flag', () => {
+    const v = operationView(registry, 'shipments')!;
+    expect(v.workflow.name).toBe('shipment_test');
+    expect(v.entity).toBe('shipment_test');
+    expect(v.depositField).toBe('receiverDeposit');
+    expect(v.states.map((s) => s.id)).toEqual(['Draft', 'In-Progress', 'Partial Reject']);
+    expect(v.create).toBe(true);
+    const tray = operationView(registry, 'tray')!;
+    expect(tray.depositField).toBe('receiverDeposit');
+    expect(tray.states.map((s) => s.id)).toEqual(['In-Progress']);
+    expect(tray.create).toBe(false);
+  });
+
+  it('is null for a feature without an operation, an unknown feature and an unknown workflow (the stand-in stays)', () => {
+    expect(operationView(registry, registry.features.features.find((x) => !x.operation)!.id)).toBeNull();
+    expect(operationView(registry, 'nowhere')).toBeNull();
+    expect(operationView(registry, 'ghost')).toBeNull();
+  });
+
+  it('lists batches at the deposit the initial state\'s removal takes stock from', () => {
+    expect(stockSourceField(operationView(registry, 'shipments')!)).toBe('deposit');
+    expect(stockSourceField({ workflow: { ...workflow, transitions: [] }, depositField: 'receiverDeposit' })).toBe('receiverDeposit');
+  });
+});
+
+describe('states, sync and history', () => {
+  it('labels a state in the language with its colour; an undeclared one shows its id in grey', () => {
+    expect(stateBadge(workflow, 'In-Progress', 'es')).toEqual({ id: 'In-Progress', label: 'In progress (es)', color: '#1976d2' });
+    expect(stateBadge(workflow, 'Gone', 'en')).toEqual({ id: 'Gone', label: 'Gone', color: '#9e9e9e' });
+    expect(stateBadge(workflow, undefined, 'en').id).toBe('');
+  });
+
+  it('edits only records in the initial state', () => {
+    expect(isEditable(workflow, { deliveryStatus: 'Draft' })).toBe(true);
+    expect(isEditable(workflow, { deliveryStatus: 'In-Progress' })).toBe(false);
+  });
+
+  it('reads the Senasa Sync state: an empty or absent status is pending', () => {
+    expect(syncState({})).toBe('pending');
+    expect(syncState({ sync: { status: '' } })).toBe('pending');
+    expect(syncState({ sync: { status: 'synced' } })).toBe('synced');
+    expect(syncState({ sync: { status: 'failed' } })).toBe('failed');
+  });
+
+  it('filters on the chosen state, else on the states a work tray shows', () => {
+    expect(stateParam(operationView(registry, 'shipments')!, null)).toBeUndefined();
+    expect(stateParam(operationView(registry, 'tray')!, null)).toEqual(['In-Progress']);
+    expect(stateParam(operationView(registry, 'tray')!, 'Draft')).toEqual(['Draft']);
+  });
+
+  it('keeps only well-formed history entries', () => {
+    const h = { transition: 'confirm', from: 'Draft', to: 'In-Progress', by: 'u1', at: '2025-01-02T10:00:00Z' };
+    expect(historyOf({ history: [h, null, { x: 1 }] })).toEqual([h]);
+    expect(historyOf({})).toEqual([]);
+  });
+});
+
+describe('lines and transitions', () => {
+  const record = { productData: [{ material: 'm1', batchId: 'L1', amount: 10, uom: 'kg' }, 'junk'] };
+
+  it('reads the lines and what each names', () => {
+    expect(linesOf(lines, record)).toHaveLength(1);
+    expect(linesOf({ ...lines, field: '.' }, { material: 'm' })).toEqual([{ material: 'm' }]);
+    expect(lineParts(lines, linesOf(lines, record)[0])).toEqual({ material: 'm1', batch: 'L1', quantity: 10, unit: 'kg' });
+  });
+
+  it('asks the lines field for the rejected quantity per line and any other input field as itself; unknown fields are skipped', () => {
+    const parts = inputParts(registry, workflow, ['productData', 'note', 'nope']);
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toMatchObject({ kind: 'lines', field: 'productData' });
+    if (parts[0].kind !== 'lines') throw new Error('lines expected');
+    expect(parts[0].editable.map((x) => x.id)).toEqual(['rejected']);
+    expect(parts[0].shown.map((x) => x.id)).toEqual(['material', 'batchId', 'amount', 'uom']);
+    expect(parts[1]).toMatchObject({ kind: 'field', field: { id: 'note' } });
+  });
+
+  it('sends only the transition\'s input fields and a written comment', () => {
+    expect(transitionBody({ input: ['productData'] }, { productData: [{ rejected: 2 }], deliveryStatus: 'x' }, '  late truck ')).toEqual({ comment: 'late truck', fields: { productData: [{ rejected: 2 }] } });
+    expect(transitionBody({}, { a: 1 }, '   ')).toEqual({});
+  });
+
+  it('needs a comment only when the transition requires one', () => {
+    expect(commentMissing('required', ' ')).toBe(true);
+    expect(commentMissing('required', 'why')).toBe(false);
+    expect(commentMissing('optional', '')).toBe(false);
+    expect(commentMissing(undefined, '')).toBe(false);
+  });
+});
+
+describe('list and stock calls', () => {
+  it('sends the filters, leaving out empty ones and the first page', () => {
+    expect(operationParams({ state: ['In-Progress'], from: '2025-01-01', to: '', deposit: 'd1', depositField: 'receiverDeposit', q: ' ', sync: 'failed', page: 1, pageSize: 20, sort: '-sendDate' }))
+      .toBe('?state=In-Progress&from=2025-01-01&deposit=d1&depositField=receiverDeposit&sync=failed&pageSize=20&sort=-sendDate');
+    expect(operationParams({ page: 3 })).toBe('?page=3');
+    expect(operationParams({})).toBe('');
+    expect(queryString({ material: 'm 1', deposit: undefined })).toBe('?material=m+1');
+  });
+});
+
+describe('batch picker', () => {
+  it('finds the line\'s material beside the batch field', () => {
+    const value = { deposit: 'd1', productData: [{ material: 'm0' }, { material: 'm1', batchId: '' }] };
+    const path = ['productData', 1, 'batchId'];
+    expect(valueAt(value, siblingPath(path, 'material'))).toBe('m1');
+    expect(siblingPath(['batch'], 'material')).toEqual(['material']);
+  });
+
+  it('orders batches first-expired first, undated last', () => {
+    const rows = [{ batch: 'C', quantity: 1 }, { batch: 'B', quantity: 1, expirationDate: '2026-05-01' }, { batch: 'A', quantity: 1, expirationDate: '2025-12-01' }];
+    expect(firstExpiredFirst(rows).map((r) => r.batch)).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('frame data', () => {
+  it('reads the selected warehouse group and the list from parentFrameData, and nothing else', () => {
+    const g = { name: 'Córdoba Hub', warehouseList: [] };
+    expect(frameDataOf({ type: 'parentFrameData', payload: { warehouse: g, warehouseList: [g] } })).toEqual({ warehouse: g, warehouseList: [g] });
+    expect(frameDataOf({ type: 'parentFrameData', payload: { warehouse: null } })).toEqual({ warehouse: null, warehouseList: [] });
+    expect(frameDataOf({ type: 'languagePref', payload: {} })).toBeNull();
+    expect(frameDataOf(null)).toBeNull();
+  });
+});
