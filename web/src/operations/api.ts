@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import type { Rec } from '../masterdata/api';
+import { MIN_SEARCH_CHARS, type Rec } from '../masterdata/api';
 import type { LocalText } from '../../../engine/src/index';
 
 /** The Senasa Sync states a list filters on: pending is an empty or absent status. */
@@ -47,10 +47,10 @@ export interface StockRow {
   batch: string;
   deposit: string;
   quantity: number;
-  unit?: string;
-  elaborationDate?: string;
-  expirationDate?: string;
-  daysToExpire?: number;
+  unit?: string | null;
+  elaborationDate?: string | null;
+  expirationDate?: string | null;
+  daysToExpire?: number | null;
 }
 
 /** The query string of a call: empty values are left out, lists are comma-joined. */
@@ -68,7 +68,7 @@ export function queryString(params: Record<string, string | number | string[] | 
 export function operationParams(q: OperationQuery): string {
   return queryString({
     state: q.state, from: q.from, to: q.to, deposit: q.deposit, depositField: q.depositField,
-    q: q.q?.trim() || undefined, sync: q.sync, page: q.page && q.page > 1 ? q.page : undefined, pageSize: q.pageSize, sort: q.sort,
+    q: (q.q?.trim().length ?? 0) >= MIN_SEARCH_CHARS ? q.q!.trim() : undefined, sync: q.sync, page: q.page && q.page > 1 ? q.page : undefined, pageSize: q.pageSize, sort: q.sort,
   });
 }
 

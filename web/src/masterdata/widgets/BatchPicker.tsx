@@ -43,11 +43,12 @@ export function BatchPicker(props: FieldProps) {
       {open && items.length > 0 && (
         <ul className="tm-md-picker__list p-autocomplete-items" role="listbox" data-testid="batch-options">
           {items.map((b) => (
-            <li key={b.batch} role="option" aria-selected={b.batch === value} className="p-autocomplete-item" data-batch={b.batch}
+            <li key={`${b.batch}|${b.deposit ?? ''}`} role="option" aria-selected={b.batch === value} className="p-autocomplete-item" data-batch={b.batch}
               onMouseDown={(e) => { e.preventDefault(); set(b.batch); setOpen(false); }}>
               <strong>{b.batch}</strong>{' · '}
               {t('operations.batch.available', { quantity: b.quantity, unit: b.unit ?? '' })}
-              {b.expirationDate && <>{' · '}{t('operations.batch.expires', { date: b.expirationDate.slice(0, 10), days: b.daysToExpire ?? '' })}</>}
+              {b.expirationDate && <>{' · '}{t('operations.batch.expires', { date: b.expirationDate.slice(0, 10) })}</>}
+              {typeof b.daysToExpire === 'number' && <>{' '}{t('operations.batch.days', { count: b.daysToExpire })}</>}
             </li>
           ))}
         </ul>

@@ -14,10 +14,11 @@ export interface BatchScope {
 
 export interface BatchOption {
   batch: string;
+  deposit?: string;
   quantity: number;
-  unit?: string;
-  expirationDate?: string;
-  daysToExpire?: number;
+  unit?: string | null;
+  expirationDate?: string | null;
+  daysToExpire?: number | null;
 }
 
 /** The path of a sibling field of the line the field at `path` belongs to. */
