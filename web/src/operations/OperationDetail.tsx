@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
-import { fieldAt, formOf, localize, type FieldDef } from '../../../engine/src/index';
+import { fieldAt, formOf, getPath, localize, type FieldDef } from '../../../engine/src/index';
 import { cellText, columnsOf, recordTitle } from '../../../engine/src/list/index';
 import { errorText } from '../api/errorText';
 import { useMasterData } from '../masterdata/useMasterData';
@@ -13,6 +13,7 @@ import { historyOf, historyWhen, isEditable, lineParts, linesOf, stockKey } from
 import { StateBadge } from './StateBadge';
 import { TransitionDialog } from './TransitionDialog';
 import { useLineStock, useTitles } from './useLineStock';
+import { ValueLink } from './ValueLink';
 
 /** A record: its fields, its product lines with the stock they name, its state, its history and the transitions this user may take now. */
 export function OperationDetail() {
@@ -71,7 +72,7 @@ export function OperationDetail() {
       <dl className="tm-op-fields">
         {specs.map((c) => {
           const text = cellText(c, record, lang, refTitles);
-          return text ? <div key={c.path} data-field={c.path}><dt>{c.label}</dt><dd>{text}</dd></div> : null;
+          return text ? <div key={c.path} data-field={c.path}><dt>{c.label}</dt><dd><ValueLink field={c.field} value={getPath(record, c.path)} text={text} /></dd></div> : null;
         })}
       </dl>
 
@@ -88,7 +89,11 @@ export function OperationDetail() {
               const parts = lineParts(workflow.lines!, line);
               return (
                 <tr key={i} data-testid="detail-line">
-                  {lineCols.map((p) => <td key={p} data-column={p}>{cellText({ path: p, label: '', field: sub(p), sortable: false }, line, lang, refTitles)}</td>)}
+                  {lineCols.map((p) => (
+                    <td key={p} data-column={p}>
+                      <ValueLink field={sub(p)} value={line[p]} isBatch={p === workflow.lines!.batch} text={cellText({ path: p, label: '', field: sub(p), sortable: false }, line, lang, refTitles)} />
+                    </td>
+                  ))}
                   {depositFields.map((f) => {
                     const q = stock.get(stockKey(parts.material, parts.batch, String(record[f])));
                     return <td key={f} data-testid="line-stock" data-deposit={String(record[f])}>{q === undefined ? '…' : `${q} ${parts.unit}`.trim()}</td>;

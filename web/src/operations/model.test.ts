@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
-import type { EntityDef, FieldDef, Registry, WorkflowDef } from '../../../engine/src/index';
+import { buildRouteTable, routesFor, type EntityDef, type FieldDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import { goToFor } from './links';
 import { operationParams, queryString } from './api';
 import {
   commentMissing, historyOf, inputParts, isEditable, lineParts, linesOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
@@ -170,5 +171,25 @@ describe('frame data', () => {
     expect(frameDataOf({ type: 'parentFrameData', payload: { warehouse: null } })).toEqual({ warehouse: null, warehouseList: [] });
     expect(frameDataOf({ type: 'languagePref', payload: {} })).toBeNull();
     expect(frameDataOf(null)).toBeNull();
+  });
+});
+
+describe('links to other features', () => {
+  const routes = buildRouteTable(registry, 'en');
+  const admin = { access: [registry.access.superadmin], groups: [] };
+  const ctx = { registry, principal: admin, allowed: routesFor(routes, admin, registry.access.superadmin) };
+  const material = lineFields[0];
+
+  it('opens a reference in master data and a batch in its lot\'s traceability when the user may', () => {
+    expect(goToFor(ctx, material, 'm1')).toEqual({ type: 'masterdata', query: { entity: 'material', id: 'm1' } });
+    expect(goToFor(ctx, lineFields[1], 'L1', true)).toEqual({ type: 'lot', query: { lot: 'L1' } });
+  });
+
+  it('is plain text for other values and for a user without master data', () => {
+    expect(goToFor(ctx, lineFields[2], 10)).toBeNull();
+    expect(goToFor(ctx, f('note', 'string'), 'x')).toBeNull();
+    expect(goToFor(ctx, material, '')).toBeNull();
+    const nobody = { access: [], groups: [] };
+    expect(goToFor({ registry, principal: nobody, allowed: routesFor(routes, nobody, registry.access.superadmin) }, material, 'm1')).toBeNull();
   });
 });
