@@ -534,7 +534,7 @@ export interface Company {
       /**
        * Company type
        */
-      company_type: ('producer' | 'distributor' | 'customer' | 'carrier') & string;
+      company_type: ('producer' | 'distributor' | 'customer' | 'carrier' | 'internal') & string;
       /**
        * State
        */

@@ -26,6 +26,14 @@ export interface Lot {
    */
   uom?: string | number | {};
   /**
+   * Elaboration date
+   */
+  elaborationDate?: string;
+  /**
+   * Expiration date
+   */
+  expirationDate?: string;
+  /**
    * ID
    */
   id?: string;

@@ -22,3 +22,6 @@ export * from './shell/initials';
 export * from './shell/warehouses';
 export * from './shell/frame';
 export * from './workflow/types';
+export * from './workflow/plan';
+export * from './workflow/events';
+export * from './workflow/cbv';

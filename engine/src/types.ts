@@ -50,7 +50,7 @@ export interface FieldDef {
 /** An entity as written in schemas/entities/<name>.json: optional parts fall back to defaults. */
 export interface EntityDefinition {
   name: string;
-  kind: 'master' | 'event' | 'system';
+  kind: 'master' | 'event' | 'system' | 'operation';
   label: LocalText;
   pluralLabel: LocalText;
   description?: LocalText;

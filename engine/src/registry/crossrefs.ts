@@ -5,6 +5,7 @@ import type { Parsed } from './load';
 import type { Problem } from './problems';
 import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
+import { checkWorkflows } from './workflowrefs';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
 export const PSEUDO_NAVIGATION_TYPES = ['home', 'epc', 'import', 'lot'];
@@ -100,6 +101,16 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     if (f.entity !== undefined && !entityNames.has(f.entity)) add(features.file, `${at}/entity`, `entity "${f.entity}" does not exist`);
     if (f.screen === 'entityList' && f.entity === undefined) add(features.file, `${at}/entity`, 'an entityList screen names its entity');
     f.navigation?.forEach((n, j) => { if (!navTypes.has(n.type)) add(features.file, `${at}/navigation/${j}/type`, `navigation type "${n.type}" is not an entity`); });
+    if (f.operation) {
+      const wf = p.workflows.get(f.operation.workflow)?.def;
+      if (!wf) add(features.file, `${at}/operation/workflow`, `workflow "${f.operation.workflow}" does not exist${suggest(f.operation.workflow, p.workflows.keys())}`);
+      else {
+        const states = new Set(wf.states.map((s) => s.id));
+        f.operation.states?.forEach((s, j) => { if (!states.has(s)) add(features.file, `${at}/operation/states/${j}`, `state "${s}" is not a state of ${wf.name}`); });
+        const d = f.operation.depositField;
+        if (d !== undefined && !wf.depositFields.includes(d)) add(features.file, `${at}/operation/depositField`, `"${d}" is not one of ${wf.name}'s depositFields`);
+      }
+    }
   });
   features.def.routes.forEach((r, i) => {
     checkAccess(features.file, `/routes/${i}/access`, r.access);
@@ -134,19 +145,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     if (!entityNames.has(def.source.entity)) add(file, '/source/entity', `entity "${def.source.entity}" does not exist`);
     checkAccess(file, '/access', def.access);
   }
-  for (const [, { file, def }] of p.workflows) {
-    const entity = p.entities.get(def.entity)?.def;
-    if (!entity) { add(file, '/entity', `entity "${def.entity}" does not exist`); continue; }
-    if (!fieldAt(entity.fields, def.stateField)) add(file, '/stateField', `field "${def.stateField}" does not exist in ${def.entity}`);
-    const states = new Set(def.states.map((s) => s.id));
-    if (!states.has(def.initial)) add(file, '/initial', `state "${def.initial}" is not declared`);
-    def.transitions.forEach((t, i) => {
-      t.from.forEach((s, j) => { if (!states.has(s)) add(file, `/transitions/${i}/from/${j}`, `state "${s}" is not declared`); });
-      if (!states.has(t.to)) add(file, `/transitions/${i}/to`, `state "${t.to}" is not declared`);
-      checkAccess(file, `/transitions/${i}/access`, t.access);
-      t.requires?.forEach((f, j) => { if (!fieldAt(entity.fields, f)) add(file, `/transitions/${i}/requires/${j}`, `field "${f}" does not exist in ${def.entity}`); });
-    });
-  }
+  checkWorkflows(p, add, checkAccess);
 
   const en = p.i18n.get('en')!;
   const codeOf = new Map(Object.entries(ERRORS).flatMap(([code, e]) => bundleTexts(e).map(([key]) => [key, code] as const)));

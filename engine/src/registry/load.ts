@@ -6,7 +6,7 @@ import { describeMetaErrors, metaValidator, type DefinitionKind } from './meta';
 import type { Problem } from './problems';
 import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
-import { sanitiseEntity, sanitiseExtension } from './sanitise';
+import { sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseWorkflow } from './sanitise';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -108,10 +108,10 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
   const registry: Registry = deepFreeze({
     entities: values(parsed.entities, sanitiseEntity),
     extensions: values(parsed.extensions, sanitiseExtension),
-    workflows: values(parsed.workflows),
+    workflows: values(parsed.workflows, sanitiseWorkflow),
     reports: values(parsed.reports),
     i18n: values(parsed.i18n) as Partial<Record<Lang, I18nBundle>>,
-    features: parsed.features!.def,
+    features: sanitiseFeatures(parsed.features!.def),
     access: parsed.access!.def,
     deployment: parsed.deployment!.def,
   });

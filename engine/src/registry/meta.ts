@@ -20,7 +20,7 @@ let validators: Record<DefinitionKind, ValidateFunction> | undefined;
 /** Meta-schemas are compiled once per process, on first use. */
 export function metaValidator(kind: DefinitionKind): ValidateFunction {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, discriminator: true });
     addFormats(ajv);
     ajv.addSchema(common);
     validators = Object.fromEntries(

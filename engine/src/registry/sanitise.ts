@@ -1,5 +1,6 @@
-import type { EntityDef, EntityDefinition, ExtensionDef, FieldDef } from '../types';
+import type { EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef } from '../types';
 import { defaultWidget } from '../fields/types';
+import type { EffectDef, LinesDef, WorkflowDefinition } from '../workflow/types';
 
 /** The access key of an entity that names none (SPEC 3.1: master data screens). */
 export const DEFAULT_ENTITY_ACCESS = 'Master Data';
@@ -28,7 +29,8 @@ export function sanitiseEntity(def: EntityDefinition): EntityDef {
     fields,
     titleField: def.titleField ?? 'id',
     access: def.access ?? DEFAULT_ENTITY_ACCESS,
-    importable: def.importable ?? def.kind !== 'system',
+    // Operations change only through their workflow, never by a CSV import.
+    importable: def.importable ?? (def.kind === 'master' || def.kind === 'event'),
     importKeys: def.importKeys ?? uniqueFieldPaths(def),
     secretFields: def.secretFields ?? [],
     serverFields: def.serverFields ?? [],
@@ -38,4 +40,39 @@ export function sanitiseEntity(def: EntityDefinition): EntityDef {
 
 export function sanitiseExtension(def: ExtensionDef): ExtensionDef {
   return { ...def, fields: withWidgets(def.fields) };
+}
+
+/**
+ * A workflow with its defaults applied once: a transition's comment is optional, its lists are
+ * present, effects, setLines and ObjectEvent templates walk the workflow's lines unless they
+ * name their own, an ObjectEvent observes, an alert is informative. Naming the lines field as
+ * a transition's input means its rejected quantities: a transition never rewrites what was shipped.
+ */
+export function sanitiseWorkflow(def: WorkflowDefinition): WorkflowDefinition {
+  const lines = def.lines;
+  const withLines = <T extends { lines?: LinesDef }>(x: T): T => (x.lines ?? lines ? { ...x, lines: x.lines ?? lines } : x);
+  const effect = (e: EffectDef): EffectDef => {
+    switch (e.type) {
+      case 'addStock': case 'removeStock': case 'moveStock': return withLines(e);
+      case 'raiseAlert': return { ...e, severity: e.severity ?? 'info' };
+      case 'emitEvent': return { ...e, event: e.event.type === 'ObjectEvent' ? withLines({ ...e.event, action: e.event.action ?? 'OBSERVE' }) : e.event };
+      default: return e;
+    }
+  };
+  return {
+    ...def,
+    transitions: def.transitions.map((t) => ({
+      ...t,
+      comment: t.comment ?? 'optional',
+      requires: t.requires ?? [],
+      input: (t.input ?? []).map((p) => (lines?.rejected && p === lines.field ? `${p}.${lines.rejected}` : p)),
+      effects: (t.effects ?? []).map(effect),
+      ...(t.setLines ? { setLines: withLines(t.setLines) } : {}),
+    })),
+  };
+}
+
+/** A feature drawn from a workflow offers the new-record form unless it says otherwise (a work tray). */
+export function sanitiseFeatures(def: FeatureCatalogue): FeatureCatalogue {
+  return { ...def, features: def.features.map((f) => (f.operation ? { ...f, operation: { ...f.operation, create: f.operation.create ?? true } } : f)) };
 }

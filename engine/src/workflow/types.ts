@@ -69,6 +69,8 @@ export interface EventTemplate {
   destination?: { type: string; value: ValueRef }[];
   /** ObjectEvent: the lines whose quantities are listed (default: the workflow's lines). */
   lines?: LinesDef;
+  /** ObjectEvent: the quantity listed per line (default: the line's quantity), e.g. `$line.accepted`; lines at 0 are left out. */
+  quantity?: ValueRef;
   /** TransformationEvent: consumed and produced lines. */
   inputs?: LinesDef;
   outputs?: LinesDef;

@@ -1,0 +1,119 @@
+/* Generated from schemas/entities/product_export.json by `npm run gen`. Do not edit. */
+
+export interface ProductExport {
+  /**
+   * Export date
+   */
+  exportDate: string;
+  /**
+   * Export ID
+   */
+  exportID: string;
+  /**
+   * Deposit
+   */
+  deposit: string | number | {};
+  /**
+   * Destination country
+   */
+  destinationCountry?: string | number | {};
+  /**
+   * Customer
+   */
+  customer?: string | number | {};
+  /**
+   * Sales order no.
+   */
+  salesOrderNo?: string;
+  /**
+   * Products
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  productData: [
+    {
+      /**
+       * Material
+       */
+      material: string | number | {};
+      /**
+       * Batch
+       */
+      batchId: string;
+      /**
+       * Quantity
+       */
+      quantity: number;
+      /**
+       * Unit of measure
+       */
+      uom: string;
+    },
+    ...{
+      /**
+       * Material
+       */
+      material: string | number | {};
+      /**
+       * Batch
+       */
+      batchId: string;
+      /**
+       * Quantity
+       */
+      quantity: number;
+      /**
+       * Unit of measure
+       */
+      uom: string;
+    }[]
+  ];
+  /**
+   * Total quantity
+   */
+  totalQuantity?: number;
+  /**
+   * Status
+   */
+  status?: ('Draft' | 'Exported' | 'Cancelled') & string;
+  /**
+   * Comments
+   */
+  comments?: string;
+  /**
+   * History
+   *
+   * @maxItems 1000
+   */
+  history?: {
+    /**
+     * Transition
+     */
+    transition?: string;
+    /**
+     * From
+     */
+    from?: string;
+    /**
+     * To
+     */
+    to?: string;
+    /**
+     * By
+     */
+    by?: string | number | {};
+    /**
+     * When
+     */
+    at?: string;
+    /**
+     * Comment
+     */
+    comment?: string;
+  }[];
+  /**
+   * ID
+   */
+  id?: string;
+}

@@ -1,0 +1,168 @@
+import { Query } from 'mingo';
+import type { FieldDef } from '../types';
+import { isCbvTerm } from '../workflow/cbv';
+import { HISTORY_FIELD } from '../workflow/plan';
+import type { EffectDef, EventTemplate, LinesDef, ValueRef } from '../workflow/types';
+import type { Parsed } from './load';
+import { fieldAt } from './registry';
+
+type Add = (file: string, pointer: string, message: string) => void;
+
+/** The entity deposits are divisions of (SPEC 3.5): every deposit a workflow names references it. */
+export const DEPOSIT_ENTITY = 'company_division';
+
+/**
+ * What the workflow meta-schema cannot see: the entity it governs and the fields, states, keys,
+ * lines and references it names; CBV terms of its events; guards mingo can run.
+ */
+export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, pointer: string, key: string | undefined) => void): void {
+  for (const [, { file, def }] of p.workflows) {
+    const entity = p.entities.get(def.entity)?.def;
+    if (!entity) { add(file, '/entity', `entity "${def.entity}" does not exist`); continue; }
+    if (entity.kind !== 'operation') add(file, '/entity', `entity "${def.entity}" is of kind ${entity.kind}, not operation`);
+    const fields = entity.fields;
+    const need = (pointer: string, path: string, within: readonly FieldDef[] = fields, where = def.entity): FieldDef | undefined => {
+      const f = fieldAt(within, path);
+      if (!f) add(file, pointer, `field "${path}" does not exist in ${where}`);
+      return f;
+    };
+    checkAccess(file, '/access', def.access);
+    if (def.declarable && !entity.sync) add(file, '/declarable', `entity "${def.entity}" is not declared to the authority ("sync": true)`);
+    const stateField = need('/stateField', def.stateField);
+    if (!fieldAt(fields, HISTORY_FIELD)) add(file, '/entity', `entity "${def.entity}" has no "${HISTORY_FIELD}" field for the transitions' history`);
+    need('/dateField', def.dateField);
+    const depositField = (pointer: string, path: string) => {
+      const f = need(pointer, path);
+      if (f && f.ref !== DEPOSIT_ENTITY) add(file, pointer, `field "${path}" must be a reference to ${DEPOSIT_ENTITY}`);
+    };
+    def.depositFields.forEach((d, i) => depositField(`/depositFields/${i}`, d));
+
+    const states = new Set<string>();
+    def.states.forEach((s, i) => {
+      if (states.has(s.id)) add(file, `/states/${i}/id`, `state "${s.id}" is declared twice`);
+      states.add(s.id);
+      if (stateField?.options && !stateField.options.some((o) => o.value === s.id)) {
+        add(file, `/states/${i}/id`, `state "${s.id}" is not an option of ${def.entity}.${def.stateField}`);
+      }
+    });
+    if (!states.has(def.initial)) add(file, '/initial', `state "${def.initial}" is not declared`);
+
+    /** The fields of a line: the lines field's own, or the entity's when the record is its own line. */
+    const lineFields = (pointer: string, lines: LinesDef | undefined): readonly FieldDef[] | undefined => {
+      if (!lines) return undefined;
+      const within = lines.field === '.' ? fields : need(`${pointer}/field`, lines.field)?.fields;
+      if (!within) {
+        if (lines.field !== '.' && fieldAt(fields, lines.field)) add(file, `${pointer}/field`, `field "${lines.field}" is not a list of objects`);
+        return undefined;
+      }
+      for (const k of ['material', 'batch', 'quantity', 'unit', 'rejected', 'accepted'] as const) {
+        if (lines[k] !== undefined) need(`${pointer}/${k}`, lines[k], within, `the lines ${lines.field}`);
+      }
+      return within;
+    };
+    const workflowLines = lineFields('/lines', def.lines);
+
+    /** A `$record.` or `$line.` reference must name a field; `$line.` only where lines are walked. */
+    const ref = (pointer: string, value: ValueRef | undefined, line: readonly FieldDef[] | undefined, deposit = false) => {
+      if (typeof value !== 'string') return;
+      if (value.startsWith('$record.')) {
+        const f = need(pointer, value.slice(8));
+        if (f && deposit && f.ref !== DEPOSIT_ENTITY) add(file, pointer, `field "${value.slice(8)}" must be a reference to ${DEPOSIT_ENTITY}`);
+      } else if (value.startsWith('$line.')) {
+        if (!line) add(file, pointer, `${value} is used where no lines are walked`);
+        else need(pointer, value.slice(6), line, 'the lines');
+      }
+    };
+    const linesOr = (pointer: string, own: LinesDef | undefined, what: string) => {
+      if (!own && !def.lines) { add(file, pointer, `${what} walks lines: name them here or in the workflow's "lines"`); return undefined; }
+      return own ? lineFields(`${pointer}/lines`, own) : workflowLines;
+    };
+
+    const ids = new Set<string>();
+    def.transitions.forEach((t, i) => {
+      const at = `/transitions/${i}`;
+      if (ids.has(t.id)) add(file, `${at}/id`, `transition "${t.id}" is declared twice`);
+      ids.add(t.id);
+      t.from.forEach((s, j) => { if (!states.has(s)) add(file, `${at}/from/${j}`, `state "${s}" is not declared`); });
+      if (!states.has(t.to)) add(file, `${at}/to`, `state "${t.to}" is not declared`);
+      checkAccess(file, `${at}/access`, t.access);
+      t.requires?.forEach((f, j) => need(`${at}/requires/${j}`, f));
+      t.input?.forEach((f, j) => need(`${at}/input/${j}`, f));
+      if (t.at !== undefined) depositField(`${at}/at`, t.at);
+      if (t.guard) {
+        try {
+          new Query(t.guard, { scriptEnabled: false }).test({});
+        } catch (e) {
+          add(file, `${at}/guard`, `not a valid query: ${(e as Error).message}`);
+        }
+      }
+      if (t.setLines) {
+        const line = linesOr(`${at}/setLines`, t.setLines.lines, 'setLines');
+        for (const [k, v] of Object.entries(t.setLines.set)) {
+          if (line) need(`${at}/setLines/set/${k}`, k, line, 'the lines');
+          ref(`${at}/setLines/set/${k}`, v, line);
+        }
+      }
+      t.effects?.forEach((e, j) => checkEffect(`${at}/effects/${j}`, e));
+    });
+
+    function checkEffect(at: string, e: EffectDef): void {
+      switch (e.type) {
+        case 'addStock': case 'removeStock': {
+          const line = linesOr(at, e.lines, e.type);
+          ref(`${at}/deposit`, e.deposit, line, true);
+          ref(`${at}/quantity`, e.quantity, line);
+          if (e.type === 'addStock') {
+            ref(`${at}/lot/elaborationDate`, e.lot?.elaborationDate, line);
+            ref(`${at}/lot/expirationDate`, e.lot?.expirationDate, line);
+          }
+          break;
+        }
+        case 'moveStock': {
+          const line = linesOr(at, e.lines, e.type);
+          ref(`${at}/from`, e.from, line, true);
+          ref(`${at}/to`, e.to, line, true);
+          ref(`${at}/quantity`, e.quantity, line);
+          break;
+        }
+        case 'emitEvent': checkEvent(`${at}/event`, e.event); break;
+        case 'setSyncPending':
+          if (!entity!.sync) add(file, `${at}/type`, `entity "${def.entity}" is not declared to the authority ("sync": true)`);
+          break;
+        case 'updateRecord': {
+          const target = p.entities.get(e.entity)?.def;
+          if (!target) { add(file, `${at}/entity`, `entity "${e.entity}" does not exist`); break; }
+          ref(`${at}/id`, e.id, undefined);
+          for (const [k, v] of Object.entries(e.set)) {
+            need(`${at}/set/${k}`, k, target.fields, e.entity);
+            ref(`${at}/set/${k}`, v, undefined);
+          }
+          break;
+        }
+        case 'raiseAlert': break;
+      }
+    }
+
+    function checkEvent(at: string, ev: EventTemplate): void {
+      if (!isCbvTerm('bizstep', ev.bizStep)) add(file, `${at}/bizStep`, `"${ev.bizStep}" is not a CBV bizStep`);
+      if (ev.disposition !== undefined && !isCbvTerm('disp', ev.disposition)) add(file, `${at}/disposition`, `"${ev.disposition}" is not a CBV disposition`);
+      if (ev.bizTransaction) {
+        if (!ev.bizTransaction.type.includes(':') && !isCbvTerm('btt', ev.bizTransaction.type)) add(file, `${at}/bizTransaction/type`, `"${ev.bizTransaction.type}" is not a CBV business transaction type`);
+        ref(`${at}/bizTransaction/value`, ev.bizTransaction.value, undefined);
+      }
+      ref(`${at}/readPoint`, ev.readPoint, undefined, true);
+      ref(`${at}/bizLocation`, ev.bizLocation, undefined, true);
+      for (const side of ['source', 'destination'] as const) {
+        ev[side]?.forEach((s, k) => {
+          if (!s.type.includes(':') && !isCbvTerm('sdt', s.type)) add(file, `${at}/${side}/${k}/type`, `"${s.type}" is not a CBV source/destination type`);
+          ref(`${at}/${side}/${k}/value`, s.value, undefined, true);
+        });
+      }
+      if (ev.type === 'ObjectEvent') ref(`${at}/quantity`, ev.quantity, linesOr(at, ev.lines, 'an ObjectEvent'));
+      else {
+        if (ev.inputs) lineFields(`${at}/inputs`, ev.inputs);
+        if (ev.outputs) lineFields(`${at}/outputs`, ev.outputs);
+      }
+    }
+  }
+}

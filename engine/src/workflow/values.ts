@@ -1,0 +1,53 @@
+import { getPath, isRecord } from '../validate/values';
+import type { LinesDef, ValueRef } from './types';
+
+type Rec = Record<string, unknown>;
+
+/** What `$` references read while a transition is planned. */
+export interface RefScope {
+  record: Rec;
+  line?: Rec;
+  userId: string;
+  now: string;
+  comment?: string;
+}
+
+/** `$record.x`, `$line.x`, `$actor.userId`, `$now`, `$transition.comment`; anything else is a literal. */
+export function resolveRef(ref: ValueRef, scope: RefScope): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('$')) return ref;
+  const [head, ...rest] = ref.slice(1).split('.');
+  const path = rest.join('.');
+  switch (head) {
+    case 'record': return getPath(scope.record, path);
+    case 'line': return scope.line === undefined ? undefined : getPath(scope.line, path);
+    case 'actor': return path === 'userId' ? scope.userId : undefined;
+    case 'now': return scope.now;
+    case 'transition': return path === 'comment' ? scope.comment : undefined;
+    default: return undefined;
+  }
+}
+
+/** The record path a `$record.` reference reads, for naming the field in an error. */
+export function recordPath(ref: ValueRef): string | undefined {
+  return typeof ref === 'string' && ref.startsWith('$record.') ? ref.slice('$record.'.length) : undefined;
+}
+
+/** The lines of a record: the array at `lines.field`, or the record itself for `.`. */
+export function linesOf(record: Rec, lines: LinesDef): Rec[] {
+  if (lines.field === '.') return [record];
+  const v = getPath(record, lines.field);
+  return Array.isArray(v) ? v.filter(isRecord) : [];
+}
+
+/** A copy of `value` with `path` set (objects on the way are copied, never shared). */
+export function setPath(value: Rec, path: string, v: unknown): Rec {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) return { ...value, [head]: v };
+  const inner = isRecord(value[head]) ? (value[head] as Rec) : {};
+  return { ...value, [head]: setPath(inner, rest.join('.'), v) };
+}
+
+/** Empty as a required field sees it: absent, null, blank text, or an empty list. */
+export function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+}
