@@ -10,11 +10,11 @@ import { EntityForm } from '../masterdata/EntityForm';
 import type { Rec } from '../masterdata/api';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { RecordStore } from '../masterdata/useEntityForm';
-import { siblingPath, valueAt, type BatchScope } from '../masterdata/widgets/batchLogic';
+import { valueAt, type BatchScope } from '../masterdata/widgets/batchLogic';
 import { useToast } from '../toasts/toast';
 import { operationsApi } from './api';
 import { OperationContext, useOperation } from './context';
-import { stockSourceField, type OperationView } from './model';
+import { materialPathOf, stockSourceField, type OperationView } from './model';
 import { OperationDetail } from './OperationDetail';
 import { OperationList } from './OperationList';
 
@@ -32,13 +32,13 @@ function OperationForm() {
     update: (_e, rid, v) => ops.update(wf, rid, v),
   }), [ops, wf]);
   const context = useMemo<{ batches: BatchScope }>(() => {
-    const lines = view.workflow.lines;
     const depositField = stockSourceField(view);
     return {
       batches: {
         scope: (path, value) => {
-          if (!lines) return null;
-          const material = valueAt(value, siblingPath(path, lines.material));
+          const materialPath = materialPathOf(view.workflow, path);
+          if (!materialPath) return null;
+          const material = valueAt(value, materialPath);
           const deposit = valueAt(value, depositField.split('.'));
           return { material: typeof material === 'string' ? material : '', deposit: typeof deposit === 'string' ? deposit : '' };
         },

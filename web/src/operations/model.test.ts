@@ -4,9 +4,9 @@ import { buildRouteTable, routesFor, type EntityDef, type FieldDef, type Registr
 import { goToFor } from './links';
 import { operationParams, queryString } from './api';
 import {
-  commentMissing, historyOf, inputParts, isEditable, lineParts, linesOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
+  commentMissing, historyOf, inputParts, isEditable, lineParts, linesOf, materialPathOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
 } from './model';
-import { firstExpiredFirst, siblingPath, valueAt } from '../masterdata/widgets/batchLogic';
+import { firstExpiredFirst, valueAt } from '../masterdata/widgets/batchLogic';
 import { frameDataOf } from '../guest/useGuestFrame';
 
 const base = requireDefinitions(process.cwd());
@@ -151,11 +151,17 @@ describe('list and stock calls', () => {
 });
 
 describe('batch picker', () => {
-  it('finds the line\'s material beside the batch field', () => {
-    const value = { deposit: 'd1', productData: [{ material: 'm0' }, { material: 'm1', batchId: '' }] };
-    const path = ['productData', 1, 'batchId'];
-    expect(valueAt(value, siblingPath(path, 'material'))).toBe('m1');
-    expect(siblingPath(['batch'], 'material')).toEqual(['material']);
+  it('finds the material of the line a batch field is in, by the workflow\'s or an effect\'s lines', () => {
+    const value = { deposit: 'd1', material: 'top', productData: [{ material: 'm0' }, { material: 'm1', batchId: '' }], consumption: [{ material: 'ai' }] };
+    expect(valueAt(value, materialPathOf(workflow, ['productData', 1, 'batchId'])!)).toBe('m1');
+    const declaration: WorkflowDef = {
+      ...workflow, lines: { field: '.', material: 'material', batch: 'batchId', quantity: 'quantity' },
+      transitions: [{ id: 'declare', label: t('Declare'), from: ['Draft'], to: 'Declared', access: 'x', effects: [{ type: 'removeStock', deposit: '$record.deposit', lines: { field: 'consumption', material: 'material', batch: 'batchId', quantity: 'quantity' } }] }],
+    };
+    expect(materialPathOf(declaration, ['consumption', 0, 'batchId'])).toEqual(['consumption', 0, 'material']);
+    expect(valueAt(value, materialPathOf(declaration, ['batchId'])!)).toBe('top');
+    expect(materialPathOf(declaration, ['productData', 0, 'batchId'])).toBeNull();
+    expect(materialPathOf(workflow, ['productData', 'x', 'batchId'])).toBeNull();
   });
 
   it('orders batches first-expired first, undated last', () => {

@@ -164,3 +164,30 @@ export function transitionBody(transition: { input?: string[] }, values: Record<
   if (input.length) body.fields = Object.fromEntries(input.filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
   return body;
 }
+
+/** Every lines definition of a workflow: its own and those its effects name (a declaration's consumed inputs). */
+function allLines(workflow: WorkflowDef): LinesDef[] {
+  const out: LinesDef[] = workflow.lines ? [workflow.lines] : [];
+  for (const tr of workflow.transitions) for (const e of tr.effects ?? []) if ('lines' in e && e.lines) out.push(e.lines);
+  return out;
+}
+
+/**
+ * The material field of the line whose batch is at `path` in a form (`['consumption', 0, 'batchId']`,
+ * or `['batchId']` when the record is its own line), by the workflow's lines definitions; null when none matches.
+ */
+export function materialPathOf(workflow: WorkflowDef, path: readonly (string | number)[]): (string | number)[] | null {
+  for (const l of allLines(workflow)) {
+    const batch = l.batch.split('.');
+    const material = l.material.split('.');
+    if (l.field === '.') {
+      if (path.length === batch.length && batch.every((p, i) => p === path[i])) return material;
+      continue;
+    }
+    const field = l.field.split('.');
+    const n = field.length;
+    if (path.length !== n + 1 + batch.length || !field.every((p, i) => p === path[i]) || typeof path[n] !== 'number') continue;
+    if (batch.every((p, i) => p === path[n + 1 + i])) return [...path.slice(0, n + 1), ...material];
+  }
+  return null;
+}

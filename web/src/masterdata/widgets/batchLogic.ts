@@ -21,11 +21,6 @@ export interface BatchOption {
   daysToExpire?: number | null;
 }
 
-/** The path of a sibling field of the line the field at `path` belongs to. */
-export function siblingPath(path: readonly PathPart[], sibling: string): PathPart[] {
-  return [...path.slice(0, -1), ...sibling.split('.')];
-}
-
 export function valueAt(value: unknown, path: readonly PathPart[]): unknown {
   let v = value;
   for (const p of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[String(p)] : undefined;
