@@ -12,7 +12,7 @@ import { useOperation } from './context';
 import { historyOf, historyWhen, isEditable, lineParts, linesOf, stockKey } from './model';
 import { StateBadge } from './StateBadge';
 import { TransitionDialog } from './TransitionDialog';
-import { useLineStock, useTitles } from './useLineStock';
+import { referencedByRecord, useLineStock, useTitles } from './useLookups';
 import { ValueLink } from './ValueLink';
 
 /** A record: its fields, its product lines with the stock they name, its state, its history and the transitions this user may take now. */
@@ -44,7 +44,7 @@ export function OperationDetail() {
   const depositFields = useMemo(() => workflow.depositFields.filter((f) => record && typeof record[f] === 'string' && record[f]), [workflow.depositFields, record]);
   const stock = useLineStock(workflow.lines, lines, depositFields.map((f) => String(record?.[f])), version);
   const lineField = workflow.lines ? fieldAt(fields, workflow.lines.field) : undefined;
-  const refTitles = useTitles(record, fields);
+  const refTitles = useTitles(useMemo(() => referencedByRecord(record, fields), [record, fields]));
 
   if (error) return <div className="p-message p-message-error" role="alert" data-testid="detail-error">{error}</div>;
   if (!answer || !record) return <div aria-busy="true">{t('shell.loading')}</div>;

@@ -6,7 +6,7 @@ import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { fieldAt, formOf, localize } from '../../../engine/src/index';
-import { cellText, columnsOf, type ColumnSpec } from '../../../engine/src/list/index';
+import { cellText, columnsOf, referencedIds, type ColumnSpec } from '../../../engine/src/list/index';
 import type { Rec } from '../masterdata/api';
 import { PAGE_SIZE } from '../masterdata/listState';
 import { ServerTable } from '../masterdata/ServerTable';
@@ -16,6 +16,7 @@ import { useOperation } from './context';
 import { syncState } from './model';
 import { StateBadge } from './StateBadge';
 import { useOperationList } from './useOperationList';
+import { useTitles } from './useLookups';
 
 const SYNC_STATES: SyncFilter[] = ['pending', 'synced', 'failed'];
 
@@ -30,7 +31,7 @@ export function OperationList() {
   const declarable = workflow.declarable === true;
   const specs = useMemo(() => columnsOf(registry, entity, lang).filter((c) => !c.optional && (declarable || !c.sync)), [registry, entity, lang, declarable]);
   const dateLabel = localize(fieldAt(formOf(registry, entity)?.fields ?? [], workflow.dateField)?.label ?? workflow.dateField, lang);
-  const titles = (list.answer as { titles?: Parameters<typeof cellText>[3] } | null)?.titles;
+  const titles = useTitles(useMemo(() => referencedIds(specs, list.answer?.data ?? []), [specs, list.answer]));
 
   const columns = useMemo<ColumnDef<Rec>[]>(() => specs.map((c: ColumnSpec): ColumnDef<Rec> => ({
     id: c.path,

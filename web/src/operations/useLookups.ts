@@ -27,17 +27,28 @@ export function useLineStock(lines: LinesDef | undefined, rows: Rec[], deposits:
   return stock;
 }
 
-/** The titles of the records a record and its lines point to (deposits, materials), looked up once per id. */
-export function useTitles(record: Rec | undefined, fields: readonly FieldDef[]): RefTitles | undefined {
+/** The ids a record and its lines point to, by target entity. */
+export function referencedByRecord(record: Rec | undefined, fields: readonly FieldDef[]): Map<string, Set<string>> {
+  const wanted = new Map<string, Set<string>>();
+  if (record) {
+    for (const s of referenceSites(fields, record)) {
+      if (typeof s.value !== 'string' || !s.value) continue;
+      const ids = wanted.get(s.field.ref!) ?? new Set<string>();
+      wanted.set(s.field.ref!, ids.add(s.value));
+    }
+  }
+  return wanted;
+}
+
+/** The titles of referenced records (deposits, materials), looked up once per id and kept while the screen lives. */
+export function useTitles(wanted: Map<string, Set<string>>): RefTitles | undefined {
   const { md, registry, lang } = useMasterData();
   const [titles, setTitles] = useState<RefTitles | undefined>(undefined);
-  const wanted = new Map<string, Set<string>>();
-  const add = (entity: string, id: unknown) => { if (typeof id === 'string' && id) { if (!wanted.has(entity)) wanted.set(entity, new Set()); wanted.get(entity)!.add(id); } };
-  if (record) for (const s of referenceSites(fields, record)) add(s.field.ref!, s.value);
-  const sig = JSON.stringify([...wanted].map(([e, ids]) => [e, [...ids].sort()]));
+  const sig = JSON.stringify([...wanted].map(([e, ids]) => [e, [...ids].sort()]).sort());
   useEffect(() => {
     let live = true;
     const pairs = JSON.parse(sig) as [string, string[]][];
+    if (pairs.length === 0) return;
     Promise.all(pairs.flatMap(([entity, ids]) => ids.map(async (id) => {
       const r = await md.get(entity, id).catch(() => undefined);
       return [entity, id, r ? recordTitle(registry.entities[entity], r, lang) : id] as const;
@@ -45,7 +56,7 @@ export function useTitles(record: Rec | undefined, fields: readonly FieldDef[]):
       if (!live) return;
       const out: Record<string, Record<string, string>> = {};
       for (const [e, id, title] of rows) (out[e] ??= {})[id] = title;
-      setTitles(out as unknown as RefTitles);
+      setTitles(out);
     });
     return () => { live = false; };
   }, [sig, md, registry, lang]);
