@@ -55,13 +55,15 @@ export interface EntityFormProps {
   store?: RecordStore;
   /** More for the widgets (the batch picker's scope); the form's current value is always there as `value`. */
   context?: object;
+  /** Fields this screen does not ask for (dotted paths). */
+  omit?: readonly string[];
 }
 
 /** A generated form: RJSF renders the engine's schema; the engine's messages are the errors shown. */
-export function EntityForm({ entity, id, onSaved, onCancel, store, context }: EntityFormProps) {
+export function EntityForm({ entity, id, onSaved, onCancel, store, context, omit }: EntityFormProps) {
   const { t } = useTranslation();
   const { registry, lang } = useMasterData();
-  const f = useEntityForm(entity, id, store);
+  const f = useEntityForm(entity, id, store, omit);
   const formContext = useMemo(() => ({ ...context, entity, value: f.value }), [context, entity, f.value]);
   const translateString = useMemo(() => rjsfTranslator(t), [t]);
   const submitLatest = useRef<() => void>(() => undefined);

@@ -21,12 +21,12 @@ import { useMasterData } from './useMasterData';
  * while typing, and the server's messages at their fields after a save. RJSF is left
  * uncontrolled with props that never change while typing; messages go through `errors`.
  */
-export function useEntityForm(entity: string, id: string | undefined, store?: RecordStore) {
+export function useEntityForm(entity: string, id: string | undefined, store?: RecordStore, omit?: readonly string[]) {
   const { md, registry, lang } = useMasterData();
   const records = store ?? md;
   const { t } = useTranslation();
   const purpose = id ? 'edit' : 'create';
-  const built = useMemo(() => buildForm(registry, entity, lang, purpose), [registry, entity, lang, purpose]);
+  const built = useMemo(() => buildForm(registry, entity, lang, purpose, omit), [registry, entity, lang, purpose, omit]);
   const fields = useMemo(() => formOf(registry, entity)?.fields ?? [], [registry, entity]);
   const errors = useMemo(() => new FieldErrorStore(), []);
   const [initial, setInitial] = useState<Rec | null>(id ? null : {});

@@ -14,7 +14,7 @@ import { valueAt, type BatchScope } from '../masterdata/widgets/batchLogic';
 import { useToast } from '../toasts/toast';
 import { operationsApi } from './api';
 import { OperationContext, useOperation } from './context';
-import { materialPathOf, stockSourceField, type OperationView } from './model';
+import { formOmissions, materialPathOf, stockSourceField, type OperationView } from './model';
 import { OperationDetail } from './OperationDetail';
 import { OperationList } from './OperationList';
 
@@ -25,6 +25,7 @@ function OperationForm() {
   const { t } = useTranslation();
   const toast = useToast();
   const { view, ops } = useOperation();
+  const { registry } = useMasterData();
   const wf = view.workflow.name;
   const store = useMemo<RecordStore>(() => ({
     get: (_e, rid) => ops.get(wf, rid).then((a) => a.record),
@@ -46,9 +47,10 @@ function OperationForm() {
       },
     };
   }, [view, ops]);
+  const omit = useMemo(() => formOmissions(view, registry.entities[view.entity]?.serverFields ?? []), [view, registry]);
   const editing = id !== undefined && id !== 'new' ? id : undefined;
   return (
-    <EntityForm entity={view.entity} id={editing} store={store} context={context}
+    <EntityForm entity={view.entity} id={editing} store={store} context={context} omit={omit}
       onCancel={() => navigate(editing ? `/${encodeURIComponent(editing)}` : '/')}
       onSaved={(r: Rec) => {
         toast({ severity: 'success', summary: t('masterdata.saved.summary'), detail: t(editing ? 'operations.saved.updated' : 'operations.saved.created') });

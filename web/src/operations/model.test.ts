@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
 import { buildRouteTable, routesFor, type EntityDef, type FieldDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
 import { goToFor } from './links';
+import { buildForm, withoutPaths } from '../masterdata/formSchema';
 import { operationParams, queryString } from './api';
 import {
-  commentMissing, historyOf, inputParts, isEditable, lineParts, linesOf, materialPathOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
+  commentMissing, formOmissions, historyOf, inputParts, isEditable, lineParts, linesOf, materialPathOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
 } from './model';
 import { firstExpiredFirst, valueAt } from '../masterdata/widgets/batchLogic';
 import { frameDataOf } from '../guest/useGuestFrame';
@@ -137,6 +138,22 @@ describe('lines and transitions', () => {
     expect(commentMissing('required', 'why')).toBe(false);
     expect(commentMissing('optional', '')).toBe(false);
     expect(commentMissing(undefined, '')).toBe(false);
+  });
+});
+
+describe('the draft form', () => {
+  it('leaves out the state, history, server fields, the per-line rejected and accepted quantities and fields only later transitions ask for', () => {
+    const wf: WorkflowDef = { ...workflow, transitions: [...workflow.transitions, { id: 'accept', label: t('Accept'), from: ['In-Progress'], to: 'Accepted', access: 'x', input: ['receivedDate'] }, { id: 'ship', label: t('Ship'), from: ['Draft'], to: 'In-Progress', access: 'x', input: ['note'] }] };
+    expect(formOmissions({ workflow: wf }, ['history', 'shipmentType']).sort())
+      .toEqual(['deliveryStatus', 'history', 'nope', 'productData.accepted', 'productData.rejected', 'receivedDate', 'shipmentType']);
+  });
+
+  it('drops omitted fields, nested ones too, from the generated form', () => {
+    const built = buildForm(registry, 'shipment_test', 'en', 'create', ['deliveryStatus', 'productData.rejected'])!;
+    const props = built.schema.properties as Record<string, { items?: { properties?: Record<string, unknown> } }>;
+    expect(props.deliveryStatus).toBeUndefined();
+    expect(Object.keys(props.productData.items!.properties!)).toEqual(['material', 'batchId', 'amount', 'uom', 'accepted']);
+    expect(withoutPaths(lineFields, new Set(['amount'])).map((x) => x.id)).not.toContain('amount');
   });
 });
 

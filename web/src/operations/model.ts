@@ -191,3 +191,18 @@ export function materialPathOf(workflow: WorkflowDef, path: readonly (string | n
   }
   return null;
 }
+
+/**
+ * The fields a draft's form leaves out: what the server keeps (state, history and the entity's
+ * serverFields), the reception's per-line rejected and accepted quantities, and the fields
+ * only a later transition asks for (a delivery's received date).
+ */
+export function formOmissions(view: Pick<OperationView, 'workflow'>, serverFields: readonly string[]): string[] {
+  const { workflow } = view;
+  const out = new Set<string>([...serverFields, workflow.stateField]);
+  const lines = workflow.lines;
+  if (lines && lines.field !== '.') for (const f of [lines.rejected, lines.accepted]) if (f) out.add(`${lines.field}.${f}`);
+  const early = new Set(workflow.transitions.filter((t) => t.from.includes(workflow.initial)).flatMap((t) => t.input ?? []));
+  for (const t of workflow.transitions) for (const f of t.input ?? []) if (!early.has(f) && f !== lines?.field) out.add(f);
+  return [...out];
+}
