@@ -10,7 +10,7 @@ import type { Rec } from '../masterdata/api';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { AllowedTransition } from './api';
 import { useOperation } from './context';
-import { commentMissing, inputParts, transitionBody } from './model';
+import { commentMissing, inputParts, inputRoots, transitionBody } from './model';
 
 const INPUT_TYPE: Partial<Record<FieldDef['type'], string>> = { number: 'number', integer: 'number', date: 'date', datetime: 'datetime-local' };
 
@@ -34,7 +34,7 @@ export function TransitionDialog({ transition, record, onClose, onDone }: { tran
   const { registry, lang } = useMasterData();
   const { view, ops } = useOperation();
   const parts = useMemo(() => inputParts(registry, view.workflow, transition.input), [registry, view.workflow, transition.input]);
-  const [values, setValues] = useState<Rec>(() => structuredClone(Object.fromEntries((transition.input ?? []).map((f) => [f, record[f]]))));
+  const [values, setValues] = useState<Rec>(() => structuredClone(Object.fromEntries(inputRoots(transition.input).map((f) => [f, record[f]]))));
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);

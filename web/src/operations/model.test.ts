@@ -118,18 +118,21 @@ describe('lines and transitions', () => {
     expect(lineParts(lines, linesOf(lines, record)[0])).toEqual({ material: 'm1', batch: 'L1', quantity: 10, unit: 'kg' });
   });
 
-  it('asks the lines field for the rejected quantity per line and any other input field as itself; unknown fields are skipped', () => {
-    const parts = inputParts(registry, workflow, ['productData', 'note', 'nope']);
-    expect(parts).toHaveLength(2);
-    expect(parts[0]).toMatchObject({ kind: 'lines', field: 'productData' });
-    if (parts[0].kind !== 'lines') throw new Error('lines expected');
-    expect(parts[0].editable.map((x) => x.id)).toEqual(['rejected']);
-    expect(parts[0].shown.map((x) => x.id)).toEqual(['material', 'batchId', 'amount', 'uom']);
-    expect(parts[1]).toMatchObject({ kind: 'field', field: { id: 'note' } });
+  it('asks line paths as a table of the lines where only those line fields are typed, and any other input field as itself', () => {
+    for (const input of [['productData.rejected', 'note', 'nope'], ['productData', 'note']]) {
+      const parts = inputParts(registry, workflow, input);
+      expect(parts).toHaveLength(2);
+      expect(parts[0]).toMatchObject({ kind: 'lines', field: 'productData' });
+      if (parts[0].kind !== 'lines') throw new Error('lines expected');
+      expect(parts[0].editable.map((x) => x.id)).toEqual(['rejected']);
+      expect(parts[0].shown.map((x) => x.id)).toEqual(['material', 'batchId', 'amount', 'uom']);
+      expect(parts[1]).toMatchObject({ kind: 'field', field: { id: 'note' } });
+    }
   });
 
-  it('sends only the transition\'s input fields and a written comment', () => {
-    expect(transitionBody({ input: ['productData'] }, { productData: [{ rejected: 2 }], deliveryStatus: 'x' }, '  late truck ')).toEqual({ comment: 'late truck', fields: { productData: [{ rejected: 2 }] } });
+  it('sends the values under the input\'s fields, shaped like the record, and a written comment', () => {
+    expect(transitionBody({ input: ['productData.rejected', 'receivedDate'] }, { productData: [{ rejected: 2 }], deliveryStatus: 'x' }, '  late truck '))
+      .toEqual({ comment: 'late truck', fields: { productData: [{ rejected: 2 }] } });
     expect(transitionBody({}, { a: 1 }, '   ')).toEqual({});
   });
 

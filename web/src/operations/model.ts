@@ -99,29 +99,33 @@ export function lineParts(lines: LinesDef, line: Rec): { material: string; batch
 export const stockKey = (material: string, batch: string, deposit: string) => `${material}|${batch}|${deposit}`;
 
 /**
- * How a transition's input field is asked for: the workflow's lines field is a table of the
- * lines where only the editable line fields (the rejected quantity) are typed; any other
- * field is a small generated form.
+ * How a transition's input is asked for: paths into a list of lines (`productData.rejected`,
+ * or the workflow's lines field alone, meaning its rejected quantity) are a table of the lines
+ * where only those line fields are typed; any other field is an input of its type.
  */
 export type InputPart =
   | { kind: 'lines'; field: string; editable: FieldDef[]; shown: FieldDef[] }
   | { kind: 'field'; field: FieldDef };
 
+/** The record's top-level fields a transition's input paths write into (`productData` for `productData.rejected`). */
+export function inputRoots(input: readonly string[] | undefined): string[] {
+  return [...new Set((input ?? []).map((p) => p.split('.')[0]))];
+}
+
 export function inputParts(registry: Registry, workflow: WorkflowDef, input: readonly string[] | undefined): InputPart[] {
   const fields = formOf(registry, workflow.entity)?.fields ?? [];
   const lines = workflow.lines;
   const out: InputPart[] = [];
-  for (const id of input ?? []) {
-    const f = fieldAt(fields, id);
+  for (const root of inputRoots(input)) {
+    const f = fieldAt(fields, root);
     if (!f) continue;
-    if (lines && id === lines.field && f.fields) {
-      const editableIds = [lines.rejected].filter((x): x is string => !!x);
-      const shownIds = [lines.material, lines.batch, lines.quantity, lines.unit].filter((x): x is string => !!x);
-      const pick = (ids: string[]) => ids.map((i) => f.fields!.find((x) => x.id === i)).filter((x): x is FieldDef => !!x);
-      out.push({ kind: 'lines', field: id, editable: pick(editableIds), shown: pick(shownIds) });
-    } else {
-      out.push({ kind: 'field', field: f });
-    }
+    if (!(f.multiple && f.fields)) { out.push({ kind: 'field', field: f }); continue; }
+    const subs = (input ?? []).filter((p) => p.startsWith(`${root}.`)).map((p) => p.slice(root.length + 1));
+    const isLines = lines?.field === root;
+    const editableIds = subs.length ? subs : isLines && lines.rejected ? [lines.rejected] : [];
+    const shownIds = isLines ? [lines.material, lines.batch, lines.quantity, lines.unit].filter((x): x is string => !!x) : f.fields.map((x) => x.id).filter((id) => !editableIds.includes(id));
+    const pick = (ids: string[]) => ids.map((i) => f.fields!.find((x) => x.id === i)).filter((x): x is FieldDef => !!x);
+    out.push({ kind: 'lines', field: root, editable: pick(editableIds), shown: pick(shownIds) });
   }
   return out;
 }
@@ -155,13 +159,17 @@ export function stockSourceField(view: Pick<OperationView, 'workflow' | 'deposit
   return view.depositField;
 }
 
-/** The body of a transition call: only the transition's input fields, and the comment when one is written. */
+/**
+ * The body of a transition call: the values under the transition's input fields, shaped like the
+ * record (`{productData: [{rejected: 2}, …]}`; the engine takes only the input paths from it),
+ * and the comment when one is written.
+ */
 export function transitionBody(transition: { input?: string[] }, values: Record<string, unknown>, comment: string): { comment?: string; fields?: Record<string, unknown> } {
   const body: { comment?: string; fields?: Record<string, unknown> } = {};
   const text = comment.trim();
   if (text) body.comment = text;
-  const input = transition.input ?? [];
-  if (input.length) body.fields = Object.fromEntries(input.filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
+  const roots = inputRoots(transition.input);
+  if (roots.length) body.fields = Object.fromEntries(roots.filter((f) => values[f] !== undefined).map((f) => [f, values[f]]));
   return body;
 }
 
