@@ -50,6 +50,8 @@ export function OperationDetail() {
   if (!answer || !record) return <div aria-busy="true">{t('shell.loading')}</div>;
   const def = registry.entities[entity];
   const sub = (path: string): FieldDef | undefined => lineField?.fields?.find((f) => f.id === path);
+  // Who took a transition is a reference in the history's definition: shown by its title.
+  const byRef = fieldAt(fields, 'history.by')?.ref;
   const lineCols = workflow.lines ? [workflow.lines.material, workflow.lines.batch, workflow.lines.quantity, workflow.lines.unit, workflow.lines.rejected, workflow.lines.accepted].filter((x): x is string => !!x) : [];
 
   return (
@@ -87,6 +89,7 @@ export function OperationDetail() {
           <tbody>
             {lines.map((line, i) => {
               const parts = lineParts(workflow.lines!, line);
+              const unit = workflow.lines!.unit ? cellText({ path: workflow.lines!.unit, label: '', field: sub(workflow.lines!.unit), sortable: false }, line, lang, refTitles) : '';
               return (
                 <tr key={i} data-testid="detail-line">
                   {lineCols.map((p) => (
@@ -96,7 +99,7 @@ export function OperationDetail() {
                   ))}
                   {depositFields.map((f) => {
                     const q = stock.get(stockKey(parts.material, parts.batch, String(record[f])));
-                    return <td key={f} data-testid="line-stock" data-deposit={String(record[f])}>{q === undefined ? '…' : `${q} ${parts.unit}`.trim()}</td>;
+                    return <td key={f} data-testid="line-stock" data-deposit={String(record[f])}>{q === undefined ? '…' : `${q} ${unit}`.trim()}</td>;
                   })}
                 </tr>
               );
@@ -116,7 +119,7 @@ export function OperationDetail() {
         <tbody>
           {historyOf(record).map((h, i) => (
             <tr key={i} data-testid="history-entry" data-transition={h.transition}>
-              <td>{historyWhen(h.at)}</td><td>{h.by}</td>
+              <td>{historyWhen(h.at)}</td><td>{(byRef && refTitles?.[byRef]?.[h.by]) || h.by}</td>
               <td><StateBadge workflow={workflow} state={h.from} /></td><td><StateBadge workflow={workflow} state={h.to} /></td>
               <td>{h.comment ?? ''}</td>
             </tr>
