@@ -37,12 +37,12 @@ export function OperationList() {
     id: c.path,
     header: c.sync ? t('list.senasaSync') : c.label,
     enableSorting: c.sortable,
-    accessorFn: (r) => cellText(c, r, lang, titles),
     cell: (info) => {
       const r = info.row.original;
       if (c.path === workflow.stateField) return <StateBadge workflow={workflow} state={r[workflow.stateField]} />;
       if (c.sync) { const s = syncState(r); return <span className={`tm-op-sync tm-op-sync--${s}`} data-sync={s}>{t(`list.sync.${s}`)}</span>; }
-      const text = String(info.getValue() ?? '');
+      // Read here, not through getValue: TanStack keeps a row's values while the data is the same, and titles arrive after it.
+      const text = cellText(c, r, lang, titles);
       return <span className="tm-cell" title={text || undefined}>{text}</span>;
     },
   })), [specs, lang, titles, t, workflow]);
