@@ -37,6 +37,8 @@ export function OperationList() {
     id: c.path,
     header: c.sync ? t('list.senasaSync') : c.label,
     enableSorting: c.sortable,
+    // TanStack sorts (here: lets the header ask the server to) only columns with an accessor.
+    accessorFn: (r) => cellText(c, r, lang, titles),
     cell: (info) => {
       const r = info.row.original;
       if (c.path === workflow.stateField) return <StateBadge workflow={workflow} state={r[workflow.stateField]} />;
