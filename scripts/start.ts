@@ -8,18 +8,23 @@ import { join } from 'node:path';
 import { readConfig } from '../server/src/config';
 import { start } from '../server/src/main';
 import { DEMO_PASSWORD, seedDemo, type DemoUser } from './seed/seed';
+import { seedActivity } from './seed/activity';
 import { ensureWebBuild } from './lib/webBuild';
 
 const root = process.cwd();
 if (existsSync(join(root, 'web', 'vite.config.ts'))) ensureWebBuild(root);
 
 const config = readConfig();
+const START_ACTIVITY_DAYS = 45;
 let users: DemoUser[] = [];
 const { url, stop } = await start(process.env, {
   beforeListen: async ({ registry, store }) => {
     const result = await seedDemo(registry, store, 1);
     if (result.seeded) console.log(`seeded ${result.records} demo records into ${config.mongodbUri ? 'MongoDB' : config.dataDir}`);
     users = result.users;
+    // A short stretch of operations, so no traceability screen starts empty (a year: npm run seed -- --activity 365).
+    const played = await seedActivity(registry, store, START_ACTIVITY_DAYS);
+    if (played) console.log(`played ${played.days} days of demo operations (${played.operations} operations)`);
   },
 });
 console.log(`\nTraceability platform running at ${url}`);

@@ -1,4 +1,5 @@
 import { newId } from '../../server/src/store/ids';
+import { rng } from './random';
 import {
   ACTIVE_INGREDIENTS, BRANDS, CATEGORIES, CITIES, COMPANY_FORMS, COMPANY_PLACES, COMPANY_TYPES, COMPANY_WORDS, COUNTRIES,
   FORMULATIONS, PACKAGES, STREETS, UNITS, cuit,
@@ -6,18 +7,6 @@ import {
 
 type Doc = Record<string, unknown> & { id: string };
 export type DemoData = Map<string, Doc[]>;
-
-/** A deterministic generator, so two seeds of the same scale give the same records. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const active = { state: 1 };
 const pad = (n: number, w = 6) => String(n).padStart(w, '0');

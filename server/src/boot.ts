@@ -3,12 +3,16 @@ import type { Doc, Store } from './store/types';
 import { SESSION_COLLECTION } from './auth/sessions';
 import { hashPassword } from './auth/passwords';
 import { superadminRecord } from './auth/superadmins';
+import { LEDGER_COLLECTIONS } from './ledger/ledger';
+import { JOURNAL_COLLECTION } from './workflows/journal';
 
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
   { name: SESSION_COLLECTION, uniqueKeys: [], indexes: ['userId'] },
   { name: 'password_reset', uniqueKeys: [], indexes: ['userId', 'expiresAt'] },
   { name: 'auth_flow', uniqueKeys: [], indexes: ['expiresAt'] },
+  ...LEDGER_COLLECTIONS,
+  JOURNAL_COLLECTION,
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {

@@ -96,3 +96,42 @@ describe('bad and hostile requests across the master-data routes', () => {
     console.log(`fuzz statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   }, 300_000);
 });
+
+describe('bad and hostile requests across the operation and stock routes', () => {
+  it('never get a 5xx and never change the store when rejected (1,500 requests)', async () => {
+    const [material] = seededIds.slice(1);
+    const draft = await h.store.insert('delivery', {
+      shipmentID: 'FUZZ-1', deliveryStatus: 'Draft', history: [], productData: [{ material, batchId: 'L1', amount: 5, uom: 'kg' }],
+    });
+    const workflows = Object.keys(h.registry.workflows);
+    let before = await snapshot();
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        method: fc.constantFrom('GET', 'POST', 'PUT'),
+        base: fc.oneof(
+          { arbitrary: fc.constantFrom(...workflows).map((w) => `/api/v3/operations/${w}`), weight: 6 },
+          fc.constantFrom('/api/v3/operations/__proto__', '/api/v3/operations/%00', '/api/v3/stock', '/api/v3/stock/batches', '/api/v3/stock/movements'),
+        ),
+        id: fc.option(fc.oneof(fc.constant(draft.id), fc.string({ maxLength: 60 }).map(encodeURIComponent), fc.constantFrom('$gt', 'a%00b')), { nil: undefined }),
+        transition: fc.option(fc.constantFrom('confirm', 'acceptAll', 'partialReject', 'totalReject', 'cancel', '__proto__', 'x'), { nil: undefined }),
+        query: fc.dictionary(
+          fc.constantFrom('state', 'from', 'to', 'deposit', 'depositField', 'q', 'sync', 'page', 'pageSize', 'sort', 'material', 'batch', 'at', 'state[$ne]'),
+          fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('2025-01-01', '2025-13-45', '-1', '0', 'pending', 'deposit', '-sendDate', '$where', '\u0000')),
+        ),
+        body: fc.oneof(recordBody(), fc.record({ comment: fc.oneof(fc.string(), hostileValue), fields: fc.oneof(hostileValue, fc.constant({ productData: [{ rejected: -1 }] })) })),
+      }),
+      async (r) => {
+        const qs = new URLSearchParams(r.query as Record<string, string>).toString();
+        const path = `${r.base}${r.id !== undefined ? `/${r.id}` : ''}${r.id !== undefined && r.transition ? `/transitions/${r.transition}` : ''}`;
+        const url = `${path}${qs ? `?${qs}` : ''}`;
+        let payload: string | undefined;
+        try { payload = r.method === 'GET' ? undefined : JSON.stringify(r.body); } catch { payload = '{"broken": '; }
+        const res = await h.app.inject({ method: r.method as 'GET', url, payload, headers: { ...headers, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) } });
+        expect(res.statusCode, `${r.method} ${url.slice(0, 200)} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+        const after = await snapshot();
+        if (res.statusCode >= 400) expect(after, `${r.method} ${url.slice(0, 200)} changed the store`).toBe(before);
+        before = after;
+      },
+    ), { numRuns: 1_500 });
+  }, 300_000);
+});

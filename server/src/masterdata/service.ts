@@ -107,7 +107,7 @@ export class MasterDataService {
   }
 
   /** The record pipeline, then references; throws 400 with every message. */
-  private async checked(def: EntityDef, body: unknown, before: StoredDoc | undefined): Promise<Rec> {
+  async checked(def: EntityDef, body: unknown, before: StoredDoc | undefined): Promise<Rec> {
     // A bare string is a reference to a record, not one to write: refused as not an object.
     const result = prepareRecord(this.reg, def.name, typeof body === 'string' ? 0 : body, { before });
     const details: ErrorDetail[] = result.messages
@@ -123,7 +123,8 @@ export class MasterDataService {
     return new ApiError('VALIDATION_FAILED', { entity: def.name, count: details.length }, details);
   }
 
-  private async write(def: EntityDef, op: () => Promise<StoredDoc>): Promise<StoredDoc> {
+  /** Runs a store write, a duplicate unique value answered 400 naming the fields by their labels. */
+  async write(def: EntityDef, op: () => Promise<StoredDoc>): Promise<StoredDoc> {
     try {
       return await op();
     } catch (e) {

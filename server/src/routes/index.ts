@@ -9,6 +9,7 @@ import { webRoutes } from './web';
 import { masterDataExportRoutes } from './masterdataExport';
 import { fileRoutes } from './files';
 import { importRoutes } from './imports';
+import { operationRoutes } from '../workflows/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -30,6 +31,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => masterDataExportRoutes(a, { registry, store }),
     (a) => fileRoutes(a, { registry, store, config }),
     (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports'), ...config.imports }),
+    (a) => operationRoutes(a, { registry, store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

@@ -34,7 +34,7 @@ const listQuery = {
 } as const;
 
 /** The list answer, for the OpenAPI document (records are the entity's own shape, documented with its POST body). */
-const listAnswer = {
+export const listAnswer = {
   200: {
     type: 'object',
     properties: {

@@ -11,7 +11,7 @@ export interface PluginHarness {
   store: Store;
   registry: Registry;
   dataDir: string;
-  userWith(access: string[]): Promise<Record<string, string>>;
+  userWith(access: string[], extra?: Record<string, unknown>): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -32,8 +32,8 @@ export async function startWithPlugins(
   const users = testUsers(store, sessions, 'md');
   return {
     app, store, registry, dataDir,
-    async userWith(access) {
-      return (await users(access, { display_name: 'MD' })).headers;
+    async userWith(access, extra = {}) {
+      return (await users(access, { display_name: 'MD', ...extra })).headers;
     },
     async close() {
       await app.close();

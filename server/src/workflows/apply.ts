@@ -1,0 +1,130 @@
+import { localize, type Registry, type TransitionPlan, type WorkflowDef } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import { checkMovements, writeMovements } from '../ledger/ledger';
+import { newId } from '../store/ids';
+import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import { JOURNAL } from './journal';
+
+/** One transition ready to write: everything a replay needs, so it can live in the journal. */
+export interface PreparedTransition {
+  opId: string;
+  workflow: string;
+  entity: string;
+  recordId: string;
+  transition: string;
+  userId: string;
+  at: string;
+  plan: TransitionPlan;
+}
+
+/** Where EPCIS events are kept, by their type. */
+const EVENT_COLLECTION: Record<string, string> = { ObjectEvent: 'object_events', TransformationEvent: 'transformation_events' };
+
+type Ev = Record<string, unknown>;
+const idOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as Ev).id === 'string' ? (v as Ev).id : undefined);
+
+/** An EPCIS 2.0 event as a record of the event entities: their columns, and the event whole under `epcis`. */
+export function eventRecord(ev: Ev, p: PreparedTransition, i: number): Doc {
+  const inputs = ev.type === 'TransformationEvent';
+  const doc: Ev = {
+    id: `${p.opId}.e${i}`,
+    event_time: ev.eventTime, biz_step: ev.bizStep, disposition: ev.disposition,
+    read_point: idOf(ev.readPoint), business_location: idOf(ev.bizLocation),
+    ...(inputs
+      ? { inputQuantityList: ev.inputQuantityList, outputQuantityList: ev.outputQuantityList }
+      : { action: ev.action, quantityList: ev.quantityList }),
+    sourceList: ev.sourceList, destinationList: ev.destinationList, business_transaction: ev.bizTransactionList, ilmd: ev.ilmd,
+    epcis: ev,
+    operation: { workflow: p.workflow, id: p.recordId, transition: p.transition },
+    createdAt: p.at, createdBy: p.userId, state: 1,
+  };
+  for (const k of Object.keys(doc)) if (doc[k] === undefined) delete doc[k];
+  return doc as Doc;
+}
+
+/** Inserts the documents whose ids are not there yet (a replay finds some written). */
+async function insertMissing(store: Store, coll: string, docs: Doc[], replay: boolean): Promise<void> {
+  if (docs.length === 0) return;
+  if (!replay) return void (await store.insertMany(coll, docs));
+  const have = new Set((await store.find(coll, { filter: { id: { $in: docs.map((d) => d.id as string) } }, projection: { id: 1 } })).map((d) => d.id));
+  const fresh = docs.filter((d) => !have.has(d.id as string));
+  if (fresh.length) await store.insertMany(coll, fresh);
+}
+
+/**
+ * Every write of a transition, each idempotent (fixed ids, balances remembering their last
+ * operation, lots looked up first, records set not incremented), so a journaled transition
+ * interrupted anywhere is completed by running this again.
+ */
+export async function writeTransition(store: Store, p: PreparedTransition, replay = false): Promise<StoredDoc> {
+  const operation = { workflow: p.workflow, id: p.recordId, transition: p.transition };
+  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
+  for (const lot of p.plan.lots) {
+    const exists = await store.find('lot', { filter: { material: lot.material, number: lot.number }, limit: 1, projection: { id: 1 } });
+    if (exists.length) continue;
+    const dates = Object.fromEntries(Object.entries({ elaborationDate: lot.elaborationDate, expirationDate: lot.expirationDate }).filter(([, v]) => v !== undefined));
+    await store.insert('lot', { material: lot.material, number: lot.number, ...dates, createdAt: p.at, createdBy: p.userId, state: 1 } as Doc);
+  }
+  const events = p.plan.events.map((ev, i) => ({ coll: EVENT_COLLECTION[String(ev.type)] ?? 'object_events', doc: eventRecord(ev, p, i) }));
+  for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
+  await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
+    id: `${p.opId}.a${i}`, title: a.title, description: a.description, severity: a.severity,
+    operation, createdAt: p.at, createdBy: p.userId, state: 1,
+  } as unknown as Doc)), replay);
+  for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
+  return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, updatedAt: p.at, updatedBy: p.userId } as Doc);
+}
+
+/**
+ * Applies transition plans all or nothing. With transactions, each runs in one; without
+ * (MongoDB standalone, the wire server), they run one at a time in this process behind a
+ * journal entry, so a crash leaves each either complete after recover() or never started.
+ */
+export class TransitionApplier {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly reg: Registry, private readonly store: Store) {}
+
+  /** Runs fn alone among the writes that check a record's state: a store transaction, or this process's queue. */
+  exclusive<T>(fn: (s: Store) => Promise<T>): Promise<T> {
+    if (this.store.capabilities.transactions) return this.store.transaction(fn);
+    const run = this.tail.then(() => fn(this.store));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Throws TRANSITION_CONFLICT unless the record is still as `before` was read (same state, same last write). */
+  async unchanged(s: Store, wf: WorkflowDef, before: StoredDoc): Promise<StoredDoc> {
+    const now = await s.get(wf.entity, before.id);
+    const state = now ? String(now[wf.stateField] ?? '') : '';
+    if (!now || state !== before[wf.stateField] || now.updatedAt !== before.updatedAt) {
+      const def = this.reg.entities[wf.entity];
+      throw new ApiError('TRANSITION_CONFLICT', { entity: def ? localize(def.label) : wf.entity, state });
+    }
+    return now;
+  }
+
+  /** Writes the plan computed from `before`, or nothing (409 when the record moved meanwhile, 400 when stock is short). */
+  async apply(wf: WorkflowDef, before: StoredDoc, transition: string, plan: TransitionPlan, userId: string, at = new Date().toISOString()): Promise<StoredDoc> {
+    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan };
+    return this.exclusive(async (s) => {
+      await this.unchanged(s, wf, before);
+      await checkMovements(s, plan.movements);
+      if (this.store.capabilities.transactions) return writeTransition(s, p);
+      await s.insert(JOURNAL, { id: p.opId, prepared: p as unknown as Doc });
+      const record = await writeTransition(s, p);
+      await s.delete(JOURNAL, p.opId);
+      return record;
+    });
+  }
+
+  /** Completes every transition a crash interrupted, oldest first; returns how many. */
+  async recover(): Promise<number> {
+    const left = await this.store.find(JOURNAL, { sort: { id: 1 } });
+    for (const j of left) {
+      await writeTransition(this.store, j.prepared as unknown as PreparedTransition, true);
+      await this.store.delete(JOURNAL, j.id);
+    }
+    return left.length;
+  }
+}

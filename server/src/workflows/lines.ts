@@ -1,0 +1,110 @@
+import { fieldAt, formOf, localize, type Lang, type LinesDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import { getPath } from '../store/docs';
+import type { Store } from '../store/types';
+
+type Rec = Record<string, unknown>;
+
+/** The product lines of a record: the list at `lines.field`, or the record itself for `.`. */
+export function linesOf(record: Rec, lines: LinesDef): Rec[] {
+  if (lines.field === '.') return [record];
+  const v = getPath(record, lines.field);
+  return Array.isArray(v) ? v.filter((l): l is Rec => !!l && typeof l === 'object') : [];
+}
+
+/** The transitions leaving the initial state: what a draft must be ready for. */
+function fromInitial(wf: WorkflowDef) {
+  return wf.transitions.filter((t) => t.from.includes(wf.initial));
+}
+
+/**
+ * Every set of lines a draft's first transitions touch (the workflow's own, and each effect's:
+ * a declaration consumes its `consumption` lines and produces the record itself), each with
+ * whether it takes stock out, so its batches must already exist. Lines that bring stock in name new batches.
+ */
+function draftLines(wf: WorkflowDef): { def: LinesDef; takes: boolean }[] {
+  const byField = new Map<string, { def: LinesDef; takes: boolean }>();
+  const note = (def: LinesDef | undefined, takes: boolean) => {
+    if (!def) return;
+    const seen = byField.get(def.field);
+    byField.set(def.field, { def: seen?.def ?? def, takes: takes || (seen?.takes ?? false) });
+  };
+  note(wf.lines, false);
+  for (const e of fromInitial(wf).flatMap((t) => t.effects ?? [])) {
+    if (e.type === 'addStock' || e.type === 'removeStock' || e.type === 'moveStock') note(e.lines ?? wf.lines, e.type !== 'addStock');
+  }
+  return [...byField.values()];
+}
+
+/** The deposit fields a draft's first transitions happen at: the user's selected warehouse must hold them. */
+export function draftDepositFields(wf: WorkflowDef): string[] {
+  return [...new Set(fromInitial(wf).flatMap((t) => (t.at ? [t.at] : [])))];
+}
+
+export class LineChecks {
+  constructor(private readonly reg: Registry, private readonly store: Store) {}
+
+  label(wf: WorkflowDef, path: string, lang: Lang): string {
+    const f = fieldAt(formOf(this.reg, wf.entity)!.fields, path);
+    return f ? localize(f.label, lang) : path;
+  }
+
+  /** What a material is called, or its id. */
+  private async materialName(id: string): Promise<{ name: string; uom: unknown } | null> {
+    const m = await this.store.get('material', id);
+    return m ? { name: typeof m.name === 'string' ? m.name : id, uom: m.uom } : null;
+  }
+
+  /** A division's name, or its id. */
+  async divisionName(id: string): Promise<string> {
+    const d = await this.store.get('company_division', id);
+    return d && typeof d.division_name === 'string' ? d.division_name : id;
+  }
+
+  /**
+   * The lines of a record: quantities above 0, the unit of each line its material's, the
+   * batches of stock-taking drafts known lots. Throws 400 on the first problem, naming its field.
+   */
+  async check(wf: WorkflowDef, record: Rec, lang: Lang): Promise<void> {
+    for (const { def, takes } of draftLines(wf)) await this.checkLines(wf, def, takes, record, lang);
+  }
+
+  private async checkLines(wf: WorkflowDef, def: LinesDef, existing: boolean, record: Rec, lang: Lang): Promise<void> {
+    const lines = linesOf(record, def);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const at = (f: string) => (def.field === '.' ? f : `${def.field}.${i}.${f}`);
+      const labelOf = (f: string) => this.label(wf, def.field === '.' ? f : `${def.field}.${f}`, lang);
+      const fail = (f: string, code: ConstructorParameters<typeof ApiError>[0], params: Rec) => {
+        const e = new ApiError(code, { label: labelOf(f), ...params });
+        return new ApiError(code, e.params, [{ field: at(f), message: e.message, code }]);
+      };
+      const quantity = getPath(line, def.quantity);
+      if (typeof quantity === 'number' && !(quantity > 0)) throw fail(def.quantity, 'QUANTITY_NOT_POSITIVE', { value: quantity });
+      const materialId = getPath(line, def.material);
+      if (typeof materialId !== 'string') continue;
+      const material = await this.materialName(materialId);
+      if (!material) throw fail(def.material, 'FORMAT_REFERENCE_NOT_FOUND', { type: 'material', value: materialId });
+      const unit = def.unit ? getPath(line, def.unit) : undefined;
+      if (typeof unit === 'string' && unit && typeof material.uom === 'string' && material.uom && unit !== material.uom) {
+        throw fail(def.unit!, 'UNIT_MISMATCH', { unit, material: material.name, expected: material.uom });
+      }
+      const batch = getPath(line, def.batch);
+      if (existing && typeof batch === 'string' && batch) {
+        const lot = await this.store.find('lot', { filter: { material: materialId, number: batch }, limit: 1, projection: { id: 1 } });
+        if (lot.length === 0) throw fail(def.batch, 'UNKNOWN_BATCH', { batch, material: material.name });
+      }
+    }
+  }
+
+  /** Every named deposit field of the record must be a division of the selected warehouse group. */
+  async checkDeposits(wf: WorkflowDef, record: Rec, fields: readonly string[], warehouse: { name: string; divisions: ReadonlySet<string> } | null, lang: Lang): Promise<void> {
+    if (!warehouse) return;
+    for (const f of fields) {
+      const v = getPath(record, f);
+      if (typeof v !== 'string' || !v || warehouse.divisions.has(v)) continue;
+      const e = new ApiError('DEPOSIT_OUTSIDE_WAREHOUSE', { label: this.label(wf, f, lang), deposit: await this.divisionName(v), warehouse: warehouse.name });
+      throw new ApiError('DEPOSIT_OUTSIDE_WAREHOUSE', e.params, [{ field: f, message: e.message, code: 'DEPOSIT_OUTSIDE_WAREHOUSE' }]);
+    }
+  }
+}

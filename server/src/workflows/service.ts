@@ -1,0 +1,213 @@
+import {
+  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, ERRORS, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
+  type PlanLookup, type Registry, type TransitionPlan, type WorkflowDef,
+} from '../../../engine/src/index';
+import { sortablePaths } from '../../../engine/src/list/index';
+import { ApiError } from '../apiError';
+import type { AuthPrincipal } from '../auth/principal';
+import { strings } from '../auth/policy';
+import { endOf } from '../ledger/stock';
+import { MasterDataService } from '../masterdata/service';
+import { buildListQuery } from '../masterdata/query';
+import { getPath } from '../store/docs';
+import type { Doc, Filter, Store, StoredDoc } from '../store/types';
+import { TransitionApplier } from './apply';
+import { draftDepositFields, LineChecks, linesOf } from './lines';
+
+type Rec = Record<string, unknown>;
+
+/** The engine's interpreter (engine/src/workflow/plan.ts); a test may stand in its own. */
+export interface WorkflowEngine {
+  planTransition: typeof planTransition;
+  availableTransitions: typeof availableTransitions;
+}
+export const ENGINE: WorkflowEngine = { planTransition, availableTransitions };
+
+export interface OperationListQuery {
+  state?: string;
+  from?: string;
+  to?: string;
+  deposit?: string;
+  depositField?: string;
+  q?: string;
+  sync?: 'pending' | 'synced' | 'failed';
+  page?: number;
+  pageSize?: number;
+  sort?: string;
+}
+
+/** The selected warehouse group and the divisions it holds. */
+export interface Warehouse {
+  name: string;
+  divisions: ReadonlySet<string>;
+}
+
+/** What the engine throws (WorkflowError): an error code of the catalogue with its params. */
+function asApiError(e: unknown): ApiError | undefined {
+  if (!(e instanceof Error) || (e as { name?: string }).name !== 'WorkflowError') return undefined;
+  const { code, params, field } = e as Error & { code: string; params?: Rec; field?: string };
+  if (!Object.hasOwn(ERRORS, code)) return undefined;
+  const err = new ApiError(code as ErrorCode, params ?? {});
+  return field ? new ApiError(code as ErrorCode, params ?? {}, [{ field, message: err.message, code }]) : err;
+}
+
+/**
+ * Operations, generic over every workflow: list narrowed by the selected warehouse, drafts
+ * created and edited through the record pipeline, transitions planned by the engine and
+ * applied all or nothing.
+ */
+export class OperationService {
+  readonly applier: TransitionApplier;
+  private readonly md: MasterDataService;
+  private readonly lines: LineChecks;
+
+  /** `clock`: when things happen; the demo activity plays a past year through it, everything else uses the real time. */
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly engine: WorkflowEngine, private readonly clock: () => Date = () => new Date()) {
+    this.applier = new TransitionApplier(reg, store);
+    this.md = new MasterDataService(reg, store);
+    this.lines = new LineChecks(reg, store);
+  }
+
+  workflow(name: string): WorkflowDef {
+    const wf = Object.hasOwn(this.reg.workflows, name) ? this.reg.workflows[name] : undefined;
+    if (!wf) throw new ApiError('UNKNOWN_WORKFLOW', { workflow: name.slice(0, 60) });
+    return wf;
+  }
+
+  private superadmin(p: AuthPrincipal): boolean {
+    return p.access.includes(this.reg.access.superadmin);
+  }
+
+  /** The selected warehouse group (null when none is selected); 403 when the user is not a member. */
+  async warehouse(p: AuthPrincipal): Promise<Warehouse | null> {
+    const name = p.selectedWarehouse;
+    if (!name) return null;
+    const member = this.superadmin(p) || p.groups.some((g) => g.name === name);
+    const [group] = member ? await this.store.find('group', { filter: { name, state: { $ne: 3 } }, limit: 1 }) : [];
+    if (!group) throw new ApiError('WAREHOUSE_NOT_YOURS', { warehouse: name.slice(0, 100) });
+    return { name, divisions: new Set(strings(group.warehouses)) };
+  }
+
+  private depositFieldsOf(wf: WorkflowDef, field: string | undefined): readonly string[] {
+    if (field === undefined) return wf.depositFields;
+    if (!wf.depositFields.includes(field)) throw new ApiError('INVALID_REQUEST', { detail: `depositField must be one of ${wf.depositFields.join(', ')}` });
+    return [field];
+  }
+
+  private inWarehouse(wf: WorkflowDef, record: Rec, warehouse: Warehouse | null): boolean {
+    return !warehouse || wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
+  }
+
+  async list(name: string, query: OperationListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+    const wf = this.workflow(name);
+    const def = this.md.entity(wf.entity);
+    const warehouse = await this.warehouse(p);
+    const fields = this.depositFieldsOf(wf, query.depositField);
+    const sort = query.sort ?? (sortablePaths(this.reg, def).has(wf.dateField) ? `-${wf.dateField}` : undefined);
+    const base = buildListQuery(this.reg, def, { q: query.q, page: query.page, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE, sort });
+    const and: Filter[] = [];
+    const anyOf = (ors: Filter[]) => and.push(ors.length === 1 ? ors[0] : { $or: ors });
+    if (query.state) and.push({ [wf.stateField]: { $in: query.state.split(',') } });
+    if (query.from) and.push({ [wf.dateField]: { $gte: query.from } });
+    if (query.to) and.push({ [wf.dateField]: { $lte: endOf(query.to) } });
+    if (query.deposit) anyOf([...fields].map((f) => ({ [f]: query.deposit })));
+    if (warehouse) anyOf([...fields].map((f) => ({ [f]: { $in: [...warehouse.divisions] } })));
+    if (query.sync === 'pending') anyOf([{ 'sync.status': '' }, { 'sync.status': { $exists: false } }]);
+    else if (query.sync) and.push({ 'sync.status': query.sync });
+    const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
+    const [data, total] = await Promise.all([
+      this.store.find(wf.entity, { filter, search: base.search, sort: base.sort, skip: base.skip, limit: base.limit }),
+      this.store.count(wf.entity, filter, { search: base.search }),
+    ]);
+    return { data: data.map((d) => this.md.present(def, d)), total, page: base.page, pageSize: base.pageSize };
+  }
+
+  private async existing(wf: WorkflowDef, id: string, warehouse: Warehouse | null): Promise<StoredDoc> {
+    const doc = await this.store.get(wf.entity, id);
+    // A record of another warehouse is not shown: the same answer as none at all.
+    if (!doc || !this.inWarehouse(wf, doc, warehouse)) throw new ApiError('RECORD_NOT_FOUND', { entity: wf.entity, id: id.slice(0, 100) });
+    return doc;
+  }
+
+  async get(name: string, id: string, p: AuthPrincipal, lang: Lang): Promise<{ record: Rec; transitions: Rec[] }> {
+    const wf = this.workflow(name);
+    const record = await this.existing(wf, id, await this.warehouse(p));
+    const transitions = this.engine.availableTransitions(wf, record, [...p.access], this.superadmin(p)).map((t) => ({
+      id: t.id, label: localize(t.label, lang), to: t.to, requires: t.requires ?? [], input: t.input ?? [], comment: t.comment ?? 'none',
+      allowed: t.allowed, ...(t.reason ? { reason: localize(t.reason, lang) } : {}),
+    }));
+    return { record: this.md.present(this.md.entity(wf.entity), record), transitions };
+  }
+
+  /** The draft checks: the record pipeline and references, the lines, and the deposits the draft's first transitions happen at. */
+  private async checkedDraft(wf: WorkflowDef, body: unknown, before: StoredDoc | undefined, warehouse: Warehouse | null, lang: Lang): Promise<Rec> {
+    const def = this.md.entity(wf.entity);
+    // The state is the server's: a draft is in the initial state whatever the body says.
+    const draft = body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [wf.stateField]: wf.initial } : body;
+    const value = await this.md.checked(def, draft, before);
+    value[wf.stateField] = wf.initial;
+    await this.lines.check(wf, value, lang);
+    await this.lines.checkDeposits(wf, value, draftDepositFields(wf), warehouse, lang);
+    return value;
+  }
+
+  async create(name: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+    const wf = this.workflow(name);
+    const def = this.md.entity(wf.entity);
+    const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
+    const doc = { ...stampCreate(def, value, p.userId, this.clock().toISOString()), history: [] } as Doc;
+    return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
+  }
+
+  async update(name: string, id: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+    const wf = this.workflow(name);
+    const def = this.md.entity(wf.entity);
+    const warehouse = await this.warehouse(p);
+    const before = await this.existing(wf, id, warehouse);
+    const notDraft = (state: unknown) => new ApiError('OPERATION_NOT_DRAFT', { entity: localize(def.label, lang), state: String(state ?? ''), initial: wf.initial });
+    if (before[wf.stateField] !== wf.initial) throw notDraft(before[wf.stateField]);
+    const value = await this.checkedDraft(wf, body, before, warehouse, lang);
+    const doc = { ...stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString()), [wf.stateField]: wf.initial, history: before.history ?? [] } as Doc;
+    return this.md.present(def, await this.applier.exclusive(async (s) => {
+      // Confirmed meanwhile: the edit would rewrite what already left the deposit.
+      const now = await s.get(wf.entity, id);
+      if (!now || now[wf.stateField] !== wf.initial) throw notDraft(now?.[wf.stateField]);
+      return this.md.write(def, () => s.update(wf.entity, id, doc));
+    }));
+  }
+
+  /** What events name: the GTIN, unit and name of the record's materials, the GLN and name of its deposits. */
+  private async lookup(wf: WorkflowDef, record: Rec): Promise<PlanLookup> {
+    const materialIds = wf.lines ? [...new Set(linesOf(record, wf.lines).map((l) => getPath(l, wf.lines!.material)).filter((v): v is string => typeof v === 'string'))] : [];
+    const depositIds = [...new Set(wf.depositFields.map((f) => getPath(record, f)).filter((v): v is string => typeof v === 'string' && v !== ''))];
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+    const [materials, deposits] = await Promise.all([
+      materialIds.length ? this.store.find('material', { filter: { id: { $in: materialIds } } }) : [],
+      depositIds.length ? this.store.find('company_division', { filter: { id: { $in: depositIds } } }) : [],
+    ]);
+    return {
+      materials: Object.fromEntries(materials.map((m) => [m.id, { gtin: text(m.gtin), uom: text(m.uom), name: text(m.name) }])),
+      deposits: Object.fromEntries(deposits.map((d) => [d.id, { gln: text(d.gln), name: text(d.division_name) }])),
+    };
+  }
+
+  async transition(name: string, id: string, transitionId: string, body: { comment?: string; fields?: Rec } | undefined, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+    const wf = this.workflow(name);
+    const warehouse = await this.warehouse(p);
+    const before = await this.existing(wf, id, warehouse);
+    const t = wf.transitions.find((x) => x.id === transitionId);
+    if (!t) throw new ApiError('TRANSITION_NOT_ALLOWED', { transition: transitionId.slice(0, 60), state: String(before[wf.stateField] ?? '') });
+    if (!canAccess(p, { key: t.access }, this.reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key: t.access });
+    let plan: TransitionPlan;
+    const now = this.clock().toISOString();
+    try {
+      const ctx = { userId: p.userId, now, lang, lookup: await this.lookup(wf, before) };
+      plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
+    } catch (e) {
+      throw asApiError(e) ?? e;
+    }
+    if (t.at) await this.lines.checkDeposits(wf, plan.record, [t.at], warehouse, lang);
+    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now);
+    return { record: this.md.present(this.md.entity(wf.entity), record) };
+  }
+}
