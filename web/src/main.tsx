@@ -80,7 +80,7 @@ async function boot(): Promise<void> {
   if (featureId) {
     root.render(
       <I18nextProvider i18n={i18n}>
-        <Suspense fallback={null}><FeatureHost featureId={featureId} /></Suspense>
+        <Suspense fallback={null}><FeatureHost featureId={featureId} services={services} /></Suspense>
       </I18nextProvider>,
     );
     return;

@@ -21,6 +21,8 @@ export const WIDGET_MOUNTS = {
   autocomplete: 'field',
   location: 'field',
   upload: 'field',
+  /** A lot number picked from the stock of the line's material at the record's deposit (operation forms). */
+  batch: 'field',
   object: 'layout',
   address: 'layout',
   list: 'layout',

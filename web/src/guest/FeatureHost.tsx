@@ -1,31 +1,21 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WarehouseGroup } from '../../../engine/src/index';
+import { HashRouter } from 'react-router-dom';
+import { buildMenu, buildRouteTable, routesFor, type Registry, type WarehouseGroup } from '../../../engine/src/index';
+import { ServicesContext, type Services } from '../app/services';
 import { isLang } from '../i18n/language';
+import { ShellContext, type ShellValue } from '../shell/shellContext';
+import { ToastProvider } from '../toasts/ToastProvider';
+import { operationView } from '../operations/model';
+import { useGuestFrame } from './useGuestFrame';
 
-/**
- * The stand-in for an external feature whose bundle is not deployed here: it speaks the
- * guest side of the frame protocol (SPEC 7) and says the screen is not available yet.
- */
-export default function FeatureHost({ featureId }: { featureId: string }) {
-  const { t, i18n } = useTranslation();
-  const [warehouse, setWarehouse] = useState<WarehouseGroup | null>(null);
+const OperationScreen = lazy(() => import('../operations/OperationScreen'));
 
-  useEffect(() => {
-    const onMessage = (e: MessageEvent) => {
-      // Only the embedding shell talks to it; the shell may be on another name of this host (localhost).
-      if (e.source !== window.parent) return;
-      const d = e.data as { type?: string; payload?: { warehouse?: WarehouseGroup | null; language?: unknown } } | null;
-      if (d?.type === 'parentFrameData') setWarehouse(d.payload?.warehouse ?? null);
-      if (d?.type === 'languagePref' && isLang(d.payload?.language)) void i18n.changeLanguage(d.payload.language);
-    };
-    window.addEventListener('message', onMessage);
-    // Nothing secret is sent; the shell checks this frame's origin against its own list.
-    window.parent.postMessage({ type: 'guestIsReady' }, '*');
-    window.parent.postMessage({ type: 'requestLanguagePref' }, '*');
-    return () => window.removeEventListener('message', onMessage);
-  }, [i18n]);
+interface Access { access: string[]; groups: { name: string; access: string[] }[] }
 
+/** The stand-in for a feature nothing draws here: it says the screen is not available yet. */
+function StandIn({ featureId, warehouse }: { featureId: string; warehouse: WarehouseGroup | null | undefined }) {
+  const { t } = useTranslation();
   return (
     <main className="tm-guest">
       <div className="tm-empty tm-empty--inline">
@@ -38,5 +28,59 @@ export default function FeatureHost({ featureId }: { featureId: string }) {
         </p>
       </div>
     </main>
+  );
+}
+
+/**
+ * The app inside the feature frame: it speaks the guest side of the frame protocol (SPEC 7),
+ * reads the definitions as the signed-in user (the session the shell stored on this origin,
+ * sent as a bearer header) and draws a feature with an `operation` from its workflow;
+ * any other feature gets the stand-in.
+ */
+export default function FeatureHost({ featureId, services }: { featureId: string; services: Services }) {
+  const { i18n } = useTranslation();
+  const frame = useGuestFrame(i18n);
+  const [loaded, setLoaded] = useState<{ registry: Registry; access: Access } | null | 'none'>(null);
+  const { api, session } = services;
+
+  useEffect(() => {
+    if (!session.current) { setLoaded('none'); return; }
+    let live = true;
+    Promise.all([api.get<Registry>('/api/config'), api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true })])
+      .then(([registry, v]) => live && setLoaded({ registry, access: { access: v.detail?.access ?? [], groups: v.detail?.groups ?? [] } }))
+      .catch((e: unknown) => { console.error('feature definitions failed', e); if (live) setLoaded('none'); });
+    return () => { live = false; };
+  }, [api, session]);
+
+  // The shell's selection wins over the stored one as soon as it is told; every API call carries it.
+  const warehouseName = frame.warehouse === undefined ? services.warehouse.current : frame.warehouse?.name ?? null;
+  services.warehouse.current = warehouseName;
+
+  const lang = isLang(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
+  const ready = loaded !== null && loaded !== 'none' ? loaded : null;
+  const view = useMemo(() => (ready ? operationView(ready.registry, featureId) : null), [ready, featureId]);
+  const shell = useMemo<ShellValue | null>(() => {
+    if (!ready) return null;
+    const principal = { access: ready.access.access, groups: ready.access.groups, selectedWarehouse: warehouseName };
+    const routes = buildRouteTable(ready.registry, lang);
+    return { registry: ready.registry, lang, routes, principal, allowed: routesFor(routes, principal, ready.registry.access.superadmin), menu: buildMenu(ready.registry, routes, principal, lang) };
+  }, [ready, lang, warehouseName]);
+
+  if (loaded === null) return <main className="tm-guest" aria-busy="true" />;
+  if (!view || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
+  const group = frame.warehouse ?? frame.warehouseList.find((g) => g.name === warehouseName) ?? null;
+  const { toast } = services.config.deployment.settings;
+  return (
+    <ServicesContext.Provider value={services}>
+      <ShellContext.Provider value={shell}>
+        <ToastProvider life={toast.lifeMs} baseZIndex={toast.baseZIndex}>
+          <HashRouter>
+            <Suspense fallback={<main className="tm-guest" aria-busy="true" />}>
+              <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
+            </Suspense>
+          </HashRouter>
+        </ToastProvider>
+      </ShellContext.Provider>
+    </ServicesContext.Provider>
   );
 }

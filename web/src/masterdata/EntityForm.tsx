@@ -10,7 +10,7 @@ import type { Rec } from './api';
 import { chunkedObjectFieldTemplate } from './chunkedObject';
 import { FieldErrorsContext, FieldErrorTemplate } from './fieldErrors';
 import { rjsfTranslator } from './rjsfStrings';
-import { useEntityForm } from './useEntityForm';
+import { useEntityForm, type RecordStore } from './useEntityForm';
 import { useMasterData } from './useMasterData';
 import { MD_FIELDS, MD_WIDGETS } from './widgets/registry';
 import { flushPendingCommits } from './widgets/deferred';
@@ -51,14 +51,20 @@ export interface EntityFormProps {
   id?: string;
   onSaved: (record: Rec) => void;
   onCancel: () => void;
+  /** Reads and saves through another API than master data (operation records). */
+  store?: RecordStore;
+  /** More for the widgets (the batch picker's scope); the form's current value is always there as `value`. */
+  context?: object;
+  /** Fields this screen does not ask for (dotted paths). */
+  omit?: readonly string[];
 }
 
 /** A generated form: RJSF renders the engine's schema; the engine's messages are the errors shown. */
-export function EntityForm({ entity, id, onSaved, onCancel }: EntityFormProps) {
+export function EntityForm({ entity, id, onSaved, onCancel, store, context, omit }: EntityFormProps) {
   const { t } = useTranslation();
   const { registry, lang } = useMasterData();
-  const f = useEntityForm(entity, id);
-  const formContext = useMemo(() => ({ entity }), [entity]);
+  const f = useEntityForm(entity, id, store, omit);
+  const formContext = useMemo(() => ({ ...context, entity, value: f.value }), [context, entity, f.value]);
   const translateString = useMemo(() => rjsfTranslator(t), [t]);
   const submitLatest = useRef<() => void>(() => undefined);
   const submitRef = useCallback(() => submitLatest.current(), []);

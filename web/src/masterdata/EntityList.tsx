@@ -1,9 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import {
-  flexRender, getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState,
-} from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
 import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
 import { InputText } from 'primereact/inputtext';
@@ -16,6 +14,7 @@ import { PAGE_SIZE, type StateFilter } from './listState';
 import { useEntityList } from './useEntityList';
 import { useMasterData } from './useMasterData';
 import { CsvExportButton } from './CsvExportButton';
+import { ServerTable } from './ServerTable';
 
 export interface EntityListProps {
   entity: string;
@@ -137,45 +136,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
       </div>
       <ConfirmDialog />
       {(list.error ?? actionError) && <div className="p-message p-message-error" role="alert">{list.error ?? actionError}</div>}
-      <div className="p-datatable p-component p-datatable-sm">
-        <div className="p-datatable-wrapper">
-          <table className="p-datatable-table" role="table">
-            <thead className="p-datatable-thead">
-              {table.getHeaderGroups().map((hg) => (
-                <tr key={hg.id}>
-                  {hg.headers.map((h) => {
-                    const sorted = h.column.getIsSorted();
-                    return (
-                      <th key={h.id} className={h.column.getCanSort() ? 'p-sortable-column' : undefined} aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                        onClick={h.column.getCanSort() ? h.column.getToggleSortingHandler() : undefined} data-column={h.column.id}>
-                        {flexRender(h.column.columnDef.header, h.getContext())}
-                        {sorted && <i className={`pi ${sorted === 'asc' ? 'pi-sort-amount-up-alt' : 'pi-sort-amount-down'}`} aria-hidden="true" />}
-                      </th>
-                    );
-                  })}
-                </tr>
-              ))}
-            </thead>
-            <tbody className="p-datatable-tbody">
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id} data-testid="list-row" data-id={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} data-column={cell.column.id} data-label={cell.column.id === '_actions' ? undefined : String(cell.column.columnDef.header)}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-              {!list.loading && total === 0 && <tr><td colSpan={columns.length} data-testid="list-empty">{t('masterdata.list.empty')}</td></tr>}
-            </tbody>
-          </table>
-        </div>
-        <div className="p-paginator p-component" data-testid="list-pager">
-          <Button icon="pi pi-angle-left" text aria-label={t('masterdata.list.previous')} disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()} />
-          <span data-testid="list-total">{t('masterdata.list.page', { page: list.pageIndex + 1, pages: Math.max(1, table.getPageCount()), count: total })}</span>
-          <Button icon="pi pi-angle-right" text aria-label={t('masterdata.list.next')} disabled={!table.getCanNextPage()} onClick={() => table.nextPage()} />
-        </div>
-      </div>
+      <ServerTable table={table} loading={list.loading} total={total} pageIndex={list.pageIndex} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import {
-  formOf, prepareRecord, toJsonSchema, toUiSchema, type FormatResult, type JsonSchema, type Lang, type Registry, type UiSchema,
+  formOf, prepareRecord, toJsonSchema, toUiSchema, type FieldDef, type FormatResult, type JsonSchema, type Lang, type Registry, type UiSchema,
 } from '../../../engine/src/index';
 import { FIELD_WIDGETS, LAYOUT_WIDGETS, isRegisteredWidget } from './widgets/keys';
 
@@ -46,13 +46,23 @@ export function routeWidgets(schema: JsonSchema, ui: UiSchema): UiSchema {
   return out;
 }
 
-/** The form of an entity (fields plus enabled extensions as sections), ready for RJSF. */
-export function buildForm(registry: Registry, entity: string, lang: Lang, purpose: Purpose): BuiltForm | undefined {
+/** Fields without those at the dotted paths given (`productData.rejected` drops a sub-field). */
+export function withoutPaths(fields: readonly FieldDef[], paths: ReadonlySet<string>, prefix = ''): FieldDef[] {
+  return fields
+    .filter((f) => !paths.has(prefix + f.id))
+    .map((f) => (f.fields ? { ...f, fields: withoutPaths(f.fields, paths, `${prefix}${f.id}.`) } : f));
+}
+
+/**
+ * The form of an entity (fields plus enabled extensions as sections), ready for RJSF; `omit`
+ * leaves out fields a screen does not ask for (an operation's state and history).
+ */
+export function buildForm(registry: Registry, entity: string, lang: Lang, purpose: Purpose, omit: readonly string[] = []): BuiltForm | undefined {
   const full = formOf(registry, entity);
   if (!full) return undefined;
   // Secret fields (password hashes) never reach a form; the server strips them from reads too.
-  const secret = new Set(registry.entities[entity]?.secretFields ?? []);
-  const form = secret.size ? { ...full, fields: full.fields.filter((f) => !secret.has(f.id)) } : full;
+  const hidden = new Set([...(registry.entities[entity]?.secretFields ?? []), ...omit]);
+  const form = hidden.size ? { ...full, fields: withoutPaths(full.fields, hidden) } : full;
   const schema = toJsonSchema(form, { lang, purpose });
   delete schema.title; // the screen titles the form; RJSF would repeat the entity's name
   const uiSchema = routeWidgets(schema, toUiSchema(form, { lang, purpose }));

@@ -5,6 +5,13 @@ import { errorText } from '../api/errorText';
 import type { ApiRequestError } from '../api/errors';
 import { messageText } from '../imports/messages';
 import type { Rec } from './api';
+
+/** Where a form reads and saves its record: the master-data API unless a screen gives its own (operations). */
+export interface RecordStore {
+  get(entity: string, id: string): Promise<Rec>;
+  create(entity: string, value: Rec): Promise<Rec>;
+  update(entity: string, id: string, value: Rec): Promise<Rec>;
+}
 import { FieldErrorStore } from './fieldErrors';
 import { buildForm, pruneEmpty, visibleMessages, type FieldMessage } from './formSchema';
 import { useMasterData } from './useMasterData';
@@ -14,11 +21,12 @@ import { useMasterData } from './useMasterData';
  * while typing, and the server's messages at their fields after a save. RJSF is left
  * uncontrolled with props that never change while typing; messages go through `errors`.
  */
-export function useEntityForm(entity: string, id: string | undefined) {
+export function useEntityForm(entity: string, id: string | undefined, store?: RecordStore, omit?: readonly string[]) {
   const { md, registry, lang } = useMasterData();
+  const records = store ?? md;
   const { t } = useTranslation();
   const purpose = id ? 'edit' : 'create';
-  const built = useMemo(() => buildForm(registry, entity, lang, purpose), [registry, entity, lang, purpose]);
+  const built = useMemo(() => buildForm(registry, entity, lang, purpose, omit), [registry, entity, lang, purpose, omit]);
   const fields = useMemo(() => formOf(registry, entity)?.fields ?? [], [registry, entity]);
   const errors = useMemo(() => new FieldErrorStore(), []);
   const [initial, setInitial] = useState<Rec | null>(id ? null : {});
@@ -35,9 +43,9 @@ export function useEntityForm(entity: string, id: string | undefined) {
     if (!id) { setInitial({}); value.current = {}; return; }
     let live = true;
     setInitial(null);
-    md.get(entity, id).then((r) => { if (live) { value.current = r; setInitial(r); } }, (e: Error) => live && setLoadError(e.message));
+    records.get(entity, id).then((r) => { if (live) { value.current = r; setInitial(r); } }, (e: Error) => live && setLoadError(e.message));
     return () => { live = false; };
-  }, [md, entity, id]);
+  }, [records, entity, id]);
 
   const show = useCallback((next: FieldMessage[]) => {
     errors.set(next);
@@ -66,7 +74,7 @@ export function useEntityForm(entity: string, id: string | undefined) {
     setSaving(true);
     try {
       const body = pruneEmpty(value.current) as Rec;
-      const saved = id ? await md.update(entity, id, body) : await md.create(entity, body);
+      const saved = id ? await records.update(entity, id, body) : await records.create(entity, body);
       setSummary(null);
       return saved;
     } catch (e) {
@@ -77,7 +85,7 @@ export function useEntityForm(entity: string, id: string | undefined) {
     } finally {
       setSaving(false);
     }
-  }, [check, show, say, t, id, md, entity]);
+  }, [check, show, say, t, id, records, entity]);
 
-  return { built, initial, loadError, messages, summary, saving, errors, onChange, save };
+  return { built, initial, loadError, messages, summary, saving, errors, onChange, save, value };
 }

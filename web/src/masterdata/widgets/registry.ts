@@ -1,4 +1,5 @@
 import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
+import { BatchPicker } from './BatchPicker';
 import { LocationField } from './LocationField';
 import { ReferencePicker } from './ReferencePicker';
 import { UploadField } from './UploadField';
@@ -31,6 +32,7 @@ export const MD_FIELDS: RegistryFieldsType = {
   autocomplete: ReferencePicker,
   location: LocationField,
   upload: UploadField,
+  batch: BatchPicker,
 };
 
 // The key table (./keys) and the components must agree; a drift fails at module load.

@@ -1,0 +1,100 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { Button } from 'primereact/button';
+import { Dropdown } from 'primereact/dropdown';
+import { InputText } from 'primereact/inputtext';
+import { fieldAt, formOf, localize } from '../../../engine/src/index';
+import { cellText, columnsOf, referencedIds, type ColumnSpec } from '../../../engine/src/list/index';
+import type { Rec } from '../masterdata/api';
+import { PAGE_SIZE } from '../masterdata/listState';
+import { ServerTable } from '../masterdata/ServerTable';
+import { useMasterData } from '../masterdata/useMasterData';
+import type { SyncFilter } from './api';
+import { useOperation } from './context';
+import { syncState } from './model';
+import { StateBadge } from './StateBadge';
+import { useOperationList } from './useOperationList';
+import { useTitles } from './useLookups';
+
+const SYNC_STATES: SyncFilter[] = ['pending', 'synced', 'failed'];
+
+/** A feature's records: the entity's list columns, the state as a badge, Senasa Sync when declarable; filters by state, date, deposit and sync. */
+export function OperationList() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { registry, lang, settings } = useMasterData();
+  const { view, warehouse } = useOperation();
+  const { workflow, entity } = view;
+  const list = useOperationList(settings.picker.debounceMs);
+  const declarable = workflow.declarable === true;
+  const specs = useMemo(() => columnsOf(registry, entity, lang).filter((c) => !c.optional && (declarable || !c.sync)), [registry, entity, lang, declarable]);
+  const dateLabel = localize(fieldAt(formOf(registry, entity)?.fields ?? [], workflow.dateField)?.label ?? workflow.dateField, lang);
+  const titles = useTitles(useMemo(() => referencedIds(specs, list.answer?.data ?? []), [specs, list.answer]));
+
+  const columns = useMemo<ColumnDef<Rec>[]>(() => specs.map((c: ColumnSpec): ColumnDef<Rec> => ({
+    id: c.path,
+    header: c.sync ? t('list.senasaSync') : c.label,
+    enableSorting: c.sortable,
+    // TanStack sorts (here: lets the header ask the server to) only columns with an accessor.
+    accessorFn: (r) => cellText(c, r, lang, titles),
+    cell: (info) => {
+      const r = info.row.original;
+      if (c.path === workflow.stateField) return <StateBadge workflow={workflow} state={r[workflow.stateField]} />;
+      if (c.sync) { const s = syncState(r); return <span className={`tm-op-sync tm-op-sync--${s}`} data-sync={s}>{t(`list.sync.${s}`)}</span>; }
+      // Read here, not through getValue: TanStack keeps a row's values while the data is the same, and titles arrive after it.
+      const text = cellText(c, r, lang, titles);
+      return <span className="tm-cell" title={text || undefined}>{text}</span>;
+    },
+  })), [specs, lang, titles, t, workflow]);
+
+  const total = list.answer?.total ?? 0;
+  const table = useReactTable({
+    data: list.answer?.data ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    rowCount: total,
+    state: { sorting: list.sorting, pagination: { pageIndex: list.pageIndex, pageSize: PAGE_SIZE } },
+    onSortingChange: list.setSorting,
+    onPaginationChange: (u) => list.setPageIndex((typeof u === 'function' ? u({ pageIndex: list.pageIndex, pageSize: PAGE_SIZE }) : u).pageIndex),
+    getRowId: (r) => String(r.id),
+  });
+
+  const f = list.filters;
+  const set = (patch: Partial<typeof f>) => list.setFilters({ ...f, ...patch });
+  const stateOptions = view.states.map((s) => ({ label: localize(s.label, lang), value: s.id, color: s.color }));
+  const depositOptions = (warehouse?.warehouseList ?? []).map((w) => ({ label: w.name || w.id, value: w.id }));
+
+  return (
+    <div className="tm-md-list tm-op-list" data-testid="operation-list" aria-busy={list.loading}>
+      <div className="tm-md-toolbar tm-op-filters">
+        <InputText value={list.search} onChange={(e) => list.setSearch(e.target.value)} placeholder={t('masterdata.list.search')} aria-label={t('masterdata.list.search')} data-testid="list-search" />
+        {stateOptions.length > 1 && (
+          <Dropdown value={f.state} options={stateOptions} showClear placeholder={t('operations.filter.state')} aria-label={t('operations.filter.state')} data-testid="filter-state"
+            onChange={(e) => set({ state: (e.value as string | undefined) ?? null })}
+            itemTemplate={(o: { label: string; color: string }) => <span className="tm-op-badge" style={{ background: o.color }}>{o.label}</span>} />
+        )}
+        <label className="tm-op-date">{t('operations.filter.from', { field: dateLabel })}
+          <input type="date" value={f.from} max={f.to || undefined} onChange={(e) => set({ from: e.target.value })} data-testid="filter-from" />
+        </label>
+        <label className="tm-op-date">{t('operations.filter.to')}
+          <input type="date" value={f.to} min={f.from || undefined} onChange={(e) => set({ to: e.target.value })} data-testid="filter-to" />
+        </label>
+        {depositOptions.length > 0 && (
+          <Dropdown value={f.deposit} options={depositOptions} showClear placeholder={t('operations.filter.deposit')} aria-label={t('operations.filter.deposit')} data-testid="filter-deposit"
+            onChange={(e) => set({ deposit: (e.value as string | undefined) ?? null })} />
+        )}
+        {declarable && (
+          <Dropdown value={f.sync} options={SYNC_STATES.map((s) => ({ label: t(`list.sync.${s}`), value: s }))} showClear placeholder={t('list.senasaSync')} aria-label={t('list.senasaSync')} data-testid="filter-sync"
+            onChange={(e) => set({ sync: (e.value as SyncFilter | undefined) ?? null })} />
+        )}
+        {view.create && <Button label={t('masterdata.action.new')} icon="pi pi-plus" onClick={() => navigate('/new')} data-testid="list-new" />}
+      </div>
+      {list.error && <div className="p-message p-message-error" role="alert" data-testid="list-error">{list.error}</div>}
+      <ServerTable table={table} loading={list.loading} total={total} pageIndex={list.pageIndex} onOpen={(id) => navigate(`/${encodeURIComponent(id)}`)} />
+    </div>
+  );
+}
