@@ -17,9 +17,24 @@ function fromInitial(wf: WorkflowDef) {
   return wf.transitions.filter((t) => t.from.includes(wf.initial));
 }
 
-/** A draft whose lines leave stock (a delivery, a scrapping) names batches that must exist; one that brings stock in names new ones. */
-function takesStock(wf: WorkflowDef): boolean {
-  return fromInitial(wf).some((t) => t.effects?.some((e) => e.type === 'removeStock' || e.type === 'moveStock'));
+/**
+ * The line sets a draft must hold good lines in: the workflow's, and those its first
+ * transitions' stock effects walk (a declaration's consumption). Those whose stock leaves
+ * (a delivery, a scrapping, the consumed ingredients) name batches that must exist; those
+ * bringing stock in name new ones.
+ */
+function draftLines(wf: WorkflowDef): { lines: LinesDef; existing: boolean }[] {
+  const sets = new Map<string, { lines: LinesDef; existing: boolean }>();
+  if (wf.lines) sets.set(wf.lines.field, { lines: wf.lines, existing: false });
+  for (const e of fromInitial(wf).flatMap((t) => t.effects ?? [])) {
+    if (e.type !== 'addStock' && e.type !== 'removeStock' && e.type !== 'moveStock') continue;
+    const lines = e.lines ?? wf.lines;
+    if (!lines) continue;
+    const taken = e.type !== 'addStock';
+    const known = sets.get(lines.field);
+    sets.set(lines.field, { lines, existing: taken || (known?.existing ?? false) });
+  }
+  return [...sets.values()];
 }
 
 /** The deposit fields a draft's first transitions happen at: the user's selected warehouse must hold them. */
@@ -48,13 +63,14 @@ export class LineChecks {
   }
 
   /**
-   * The lines of a record: quantities above 0, the unit of each line its material's, the
-   * batches of stock-taking drafts known lots. Throws 400 on the first problem, naming its field.
+   * The lines of a draft (draftLines): quantities above 0, the unit of each line its
+   * material's, the batches of stock leaving known lots. Throws 400 on the first problem, naming its field.
    */
   async check(wf: WorkflowDef, record: Rec, lang: Lang): Promise<void> {
-    const def = wf.lines;
-    if (!def) return;
-    const existing = takesStock(wf);
+    for (const { lines, existing } of draftLines(wf)) await this.checkLines(wf, lines, existing, record, lang);
+  }
+
+  private async checkLines(wf: WorkflowDef, def: LinesDef, existing: boolean, record: Rec, lang: Lang): Promise<void> {
     const lines = linesOf(record, def);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
