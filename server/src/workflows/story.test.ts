@@ -202,3 +202,21 @@ describe('the receivers\' screens read deliveries by their own keys, and nobody 
     }
   });
 });
+
+describe('a delivery\'s shipment type is the server\'s (SPEC 6)', () => {
+  it('internal iff the receiver company type is internal, on create and on edit, whatever the body says', async () => {
+    const body = (receiverCompanyType: string) => ({
+      sendDate: '2025-04-01', shipmentID: `R-TYPE-${receiverCompanyType}`, deposit: plant, receiverDeposit: dist, receiverCompanyType, shipmentType: 'external',
+      productData: [{ material: product, batchId: 'P-001', amount: 1, uom: litre }],
+    });
+    const d = await ok('POST', '/api/v3/operations/delivery', sender, body('internal'), 201);
+    expect(d.shipmentType).toBe('internal');
+    expect((await h.store.get('delivery', d.id))!.shipmentType).toBe('internal');
+    for (const type of ['distributor', 'customer', 'carrier']) {
+      const edited = await ok('PUT', `/api/v3/operations/delivery/${d.id}`, sender, { ...body(type), shipmentID: d.shipmentID, shipmentType: 'internal' });
+      expect(edited.shipmentType, type).toBe('external');
+    }
+    const back = await ok('PUT', `/api/v3/operations/delivery/${d.id}`, sender, { ...body('internal'), shipmentID: d.shipmentID });
+    expect(back.shipmentType).toBe('internal');
+  });
+});
