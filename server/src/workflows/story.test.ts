@@ -220,3 +220,30 @@ describe('a delivery\'s shipment type is the server\'s (SPEC 6)', () => {
     expect(back.shipmentType).toBe('internal');
   });
 });
+
+describe('stock narrowed to the selected warehouse group', () => {
+  it('shows only the deposits of the selected group on stock, batches and movements, now and on a past date', async () => {
+    const group = await h.store.insert('group', { name: 'Plant stock', access: ['productTraceability'], warehouses: [plant], state: 1 });
+    const scoped = { ...(await h.userWith(['productTraceability'], { groups: [group.id] })).headers, [WAREHOUSE_HEADER]: 'Plant stock' };
+    const all = await ok('GET', '/api/v3/stock?pageSize=200', viewer);
+    expect(new Set(all.data.map((r: { deposit: string }) => r.deposit))).toEqual(new Set([plant, dist]));
+    const mine = await ok('GET', '/api/v3/stock?pageSize=200', scoped);
+    expect(mine.data).toEqual(all.data.filter((r: { deposit: string }) => r.deposit === plant));
+    expect(mine.total).toBe(mine.data.length);
+    expect((await ok('GET', `/api/v3/stock?deposit=${dist}`, scoped))).toEqual({ data: [], total: 0 });
+    expect((await ok('GET', `/api/v3/stock?material=${product}&batch=P-001&deposit=${dist}&at=2030-01-01`, scoped)).total).toBe(0);
+    expect((await ok('GET', `/api/v3/stock?material=${product}&batch=P-001&deposit=${dist}&at=2030-01-01`, viewer)).total).toBe(1);
+    const past = await ok('GET', '/api/v3/stock?at=2030-01-01&pageSize=200', scoped);
+    expect(past.data.map((r: { deposit: string }) => r.deposit)).toEqual(mine.data.map(() => plant));
+    const batches = await ok('GET', `/api/v3/stock/batches?material=${product}`, scoped);
+    expect(batches.data.map((r: { batch: string; deposit: string }) => `${r.batch}@${r.deposit}`)).toEqual([`P-001@${plant}`]);
+    expect((await ok('GET', `/api/v3/stock/batches?material=${product}`, viewer)).data).toHaveLength(2);
+    const moves = await ok('GET', '/api/v3/stock/movements?pageSize=200', scoped);
+    expect(moves.total).toBe(await h.store.count('stock_movement', { deposit: plant }));
+    expect(moves.data.every((m: { deposit: string }) => m.deposit === plant)).toBe(true);
+    expect((await ok('GET', '/api/v3/stock/movements?pageSize=200', viewer)).total).toBeGreaterThan(moves.total);
+    const stranger = await call('GET', '/api/v3/stock', { ...viewer, [WAREHOUSE_HEADER]: 'Plant stock' });
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.error.code).toBe('WAREHOUSE_NOT_YOURS');
+  });
+});
