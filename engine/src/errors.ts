@@ -43,6 +43,7 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { key: 'error.unsupportedMediaType', status: 415, template: 'Content type {type} is not supported here; send application/json' },
   UNAUTHENTICATED: { key: 'error.unauthenticated', status: 401, template: 'Sign in to continue' },
   FORBIDDEN: { key: 'error.forbidden', status: 403, template: 'You do not have the {key} access this needs' },
+  FORBIDDEN_ANY: { key: 'error.forbiddenAny', status: 403, template: 'You need one of these accesses: {keys}' },
   HARD_DELETE_FORBIDDEN: { key: 'error.hardDeleteForbidden', status: 403, template: 'Only an administrator can delete a record for good' },
   // Who may grant access (issue 13): no escalation through the user and group records.
   ACCESS_UNKNOWN: { key: 'error.accessUnknown', status: 400, template: 'These are not access keys, templates or profiles of this platform: {values}' },

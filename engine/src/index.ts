@@ -23,5 +23,6 @@ export * from './shell/warehouses';
 export * from './shell/frame';
 export * from './workflow/types';
 export * from './workflow/plan';
+export * from './workflow/derive';
 export * from './workflow/events';
 export * from './workflow/cbv';

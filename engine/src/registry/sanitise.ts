@@ -61,6 +61,7 @@ export function sanitiseWorkflow(def: WorkflowDefinition): WorkflowDefinition {
   };
   return {
     ...def,
+    derive: def.derive ?? [],
     transitions: def.transitions.map((t) => ({
       ...t,
       comment: t.comment ?? 'optional',

@@ -132,6 +132,27 @@ describe('workflow definitions: cross-references, each with file and JSON pointe
     ]);
   });
 
+  it('a derivation sets a server field of the entity, to one of its options, on queries mingo runs', () => {
+    const entity = JSON.parse(workflowSources().find((s) => s.path === 'schemas/entities/shipment.json')!.text);
+    const derive = [
+      { field: 'status', cases: [{ when: { receiverDeposit: { $exists: true } }, value: 'Shipped' }, { when: { sendDate: { $after: 1 } }, value: 'Draft' }], otherwise: 'Lost' },
+      { field: 'shipmentId', cases: [{ when: {}, value: 'x' }], otherwise: null },
+    ];
+    expect(broken((wf) => { wf.derive = derive; })).toEqual([
+      at('/derive/0/field', 'field "status" is derived: list it in shipment\'s serverFields, so no client writes it'),
+      at('/derive/0/cases/0/value', '"Shipped" is not an option of shipment.status'),
+      at('/derive/0/otherwise', '"Lost" is not an option of shipment.status'),
+      at('/derive/0/cases/1/when', 'not a valid query: unknown query operator $after'),
+      at('/derive/1/field', 'field "shipmentId" does not exist in shipment'),
+    ]);
+    expect(broken((wf) => { wf.derive = [{ field: 'status', cases: [], otherwise: { x: 1 } }]; })).toEqual([
+      at('/derive/0/cases', 'must NOT have fewer than 1 items'),
+      at('/derive/0/otherwise', 'must be string,number,boolean,null'),
+    ]);
+    expect(broken((wf) => { wf.derive = [{ field: 'status', cases: [{ when: { receiverDeposit: { $exists: true } }, value: 'In-Progress' }], otherwise: 'Draft' }]; },
+      { 'schemas/entities/shipment.json': { ...entity, serverFields: ['status', 'history'] } })).toEqual([]);
+  });
+
   it('a feature drawn from a workflow names a workflow, its states and one of its deposit fields', () => {
     const features = JSON.parse(workflowSources().find((s) => s.path === 'schemas/features.json')!.text);
     features.features[5].operation = { workflow: 'shipments' };

@@ -7,9 +7,22 @@ export interface QueryResult {
   message?: string;
 }
 
-/** Entities records may be imported into: those whose definition is importable (SPEC 5). */
+/**
+ * Whether an entity's records are edited as master data (its routes, export, imports and
+ * screens): not an operation's, which change only by its workflow's transitions.
+ */
+export function isMasterData(reg: Pick<Registry, 'entities'>, name: string): boolean {
+  return Object.hasOwn(reg.entities, name) && reg.entities[name].kind !== 'operation';
+}
+
+/** The entities edited as master data (isMasterData). */
+export function masterDataEntities(reg: Pick<Registry, 'entities'>): Registry['entities'][string][] {
+  return Object.values(reg.entities).filter((e) => isMasterData(reg, e.name));
+}
+
+/** Entities records may be imported into: master data whose definition is importable (SPEC 5). */
 export function importableEntities(reg: Pick<Registry, 'entities'>, kind?: 'master' | 'event'): string[] {
-  return Object.values(reg.entities).filter((e) => e.importable && (kind === undefined || e.kind === kind)).map((e) => e.name);
+  return masterDataEntities(reg).filter((e) => e.importable && (kind === undefined || e.kind === kind)).map((e) => e.name);
 }
 
 const ok: QueryResult = { valid: true };

@@ -1,10 +1,10 @@
-import { Query } from 'mingo';
 import { formatError, type ErrorCode } from '../errors';
 import { fieldAt, formOf, type Registry } from '../registry/registry';
 import { localize, type Lang, type LocalText } from '../text';
 import { compileForm } from '../validate/format';
 import { getPath, isRecord } from '../validate/values';
 import { buildEvent, type PlanLookup } from './events';
+import { compiledQuery } from './query';
 import type { EffectDef, HistoryEntry, LinesDef, TransitionDef, TransitionPlan, ValueRef, WorkflowDefinition } from './types';
 import { isBlank, linesOf, recordPath, resolveRef, setPath, type RefScope } from './values';
 
@@ -43,19 +43,9 @@ export interface PlanContext {
 /** Where a record keeps its history (the operation entity declares it). */
 export const HISTORY_FIELD = 'history';
 export const COMMENT_LABEL: LocalText = Object.freeze({ en: 'Comment', es: 'Comentario', fr: 'Commentaire' });
-/** mingo kept to MongoDB's behaviour and away from running code, as in the store. */
-const MINGO_OPTIONS = { scriptEnabled: false } as const;
-
-const guards = new WeakMap<object, Query>();
-function guardQuery(guard: Record<string, unknown>): Query {
-  let q = guards.get(guard);
-  if (!q) guards.set(guard, (q = new Query(guard, MINGO_OPTIONS)));
-  return q;
-}
-
 /** Whether a guard admits a record; a transition without a guard always does. */
 export function guardPasses(t: TransitionDef, record: Rec): boolean {
-  return t.guard === undefined || guardQuery(t.guard).test(record);
+  return t.guard === undefined || compiledQuery(t.guard).test(record);
 }
 
 export interface AvailableTransition extends TransitionDef {

@@ -105,6 +105,21 @@ export interface TransitionDef {
   effects?: EffectDef[];
 }
 
+/**
+ * A field the server sets on every draft it creates or edits (a client never writes it: the
+ * entity lists it in serverFields): the value of the first case whose MongoDB-style query
+ * (evaluated by mingo) matches the record, else `otherwise`. E.g. a delivery's shipmentType is
+ * internal iff its receiverCompanyType is internal (SPEC 6).
+ */
+export interface DeriveDef {
+  field: string;
+  cases: { when: Record<string, unknown>; value: ValueLiteral }[];
+  otherwise: ValueLiteral;
+}
+
+/** A literal value: a derivation sets no references. */
+export type ValueLiteral = string | number | boolean | null;
+
 /** A workflow as written, with the parts the registry needs. */
 export interface WorkflowDefinition {
   name: string;
@@ -126,6 +141,8 @@ export interface WorkflowDefinition {
   dateField: string;
   /** Whether records are declared to the authority (the Senasa Sync column). */
   declarable?: boolean;
+  /** Fields derived from the record on create and edit of drafts, in order (sanitised: always a list). */
+  derive?: DeriveDef[];
 }
 
 /** What a transition does, computed by the engine without I/O; the server applies all of it or none. */

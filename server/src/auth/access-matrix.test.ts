@@ -32,6 +32,12 @@ describe('the access matrix over every registered route', () => {
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/v3/masterdata/user')).toMatchObject({ anonymous: 401, withoutKey: 403, key: 'User Management', withKey: 200, superadmin: 200 });
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/customer/groups')).toMatchObject({ anonymous: 401, withoutKey: 200, key: null });
     expect(rows.find((r) => r.method === 'POST' && r.url === '/api/auth/sign-in')).toMatchObject({ key: 'public' });
+    // Deliveries are read by the sender and by the screens of the receiver (each key on its own, checked above).
+    for (const url of ['/api/v3/operations/delivery', '/api/v3/operations/delivery/:id']) {
+      expect(rows.find((r) => r.method === 'GET' && r.url === url)?.keys).toEqual(['Deliveries', 'Reception', 'Active Receptions']);
+    }
+    expect(rows.find((r) => r.method === 'POST' && r.url === '/api/v3/operations/delivery')?.keys).toEqual(['Deliveries']);
+    expect(rows.find((r) => r.method === 'POST' && r.url === '/api/v3/operations/delivery/:id/transitions/acceptAll')?.keys).toEqual(['Reception']);
   });
 
   it('lets no holder of the user or group management keys make anyone superadmin or take over the superadmin', async () => {
@@ -79,7 +85,7 @@ describe('the matrix itself', () => {
     ]);
     // A customer-module route done right: 403 when the selected group's pool lacks the key, through when it holds it.
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/probe/imports')).toEqual({
-      method: 'GET', url: '/api/probe/imports', anonymous: 401, withoutKey: 403, key: 'Imports', withKey: 200, superadmin: 200, warehouseScoped: 403, warehouseAllowed: 200,
+      method: 'GET', url: '/api/probe/imports', anonymous: 401, withoutKey: 403, key: 'Imports', keys: ['Imports'], withKey: 200, superadmin: 200, warehouseScoped: 403, warehouseAllowed: 200,
     });
   });
 

@@ -63,6 +63,8 @@ export interface MatrixRow extends RouteRef {
   anonymous: number;
   withoutKey: number;
   key: string | null | 'public';
+  /** The keys of which any lets a caller through (one for most routes). */
+  keys?: string[];
   withKey?: number;
   superadmin?: number;
   warehouseScoped?: number;
@@ -72,6 +74,14 @@ export interface MatrixRow extends RouteRef {
 
 const denied = (s: number) => s === 401 || s === 403;
 const FORBIDDEN = /^You do not have the (.+) access this needs$/;
+const FORBIDDEN_ANY = /^You need one of these accesses: (.+)$/;
+
+/** The keys a 403 names: one, or the list of which any would do. */
+function keysNamed(message: string | undefined): string[] | undefined {
+  const one = FORBIDDEN.exec(message ?? '')?.[1];
+  if (one) return [one];
+  return FORBIDDEN_ANY.exec(message ?? '')?.[1].split(', ');
+}
 
 /** Walks the routes and returns the rows and what is wrong with them (empty: the matrix holds). */
 export async function walkAccessMatrix(app: FastifyInstance, registry: Registry, store: Store, subjects: MatrixSubjects): Promise<{ rows: MatrixRow[]; problems: string[] }> {
@@ -104,25 +114,32 @@ export async function walkAccessMatrix(app: FastifyInstance, registry: Registry,
     rows.push(row);
     if (withoutKey.status === 401) { problems.push(`${where}: a signed-in user got 401`); continue; }
     if (withoutKey.status !== 403) continue; // access null: any signed-in user
-    // A HEAD answer has no body to name the key: it is the key of the GET it mirrors.
-    const key = route.method === 'HEAD' && withoutKey.message === undefined
-      ? rows.find((r) => r.method === 'GET' && r.url === route.url)?.key ?? undefined
-      : FORBIDDEN.exec(withoutKey.message ?? '')?.[1];
-    if (!key || key === 'public' || key === '(undeclared)') { problems.push(`${where}: declares neither public nor an access key`); continue; }
-    row.key = key;
-    row.withKey = (await call(await subjects.user([key]))).status;
+    // A HEAD answer has no body to name the keys: they are the keys of the GET it mirrors.
+    const keys = route.method === 'HEAD' && withoutKey.message === undefined
+      ? rows.find((r) => r.method === 'GET' && r.url === route.url)?.keys
+      : keysNamed(withoutKey.message);
+    if (!keys || keys.some((k) => k === 'public' || k === '(undeclared)')) { problems.push(`${where}: declares neither public nor an access key`); continue; }
+    row.key = keys.join(', ');
+    row.keys = keys;
     row.superadmin = (await call(await subjects.user([registry.access.superadmin]))).status;
-    row.warehouseScoped = (await call({ ...(await subjects.user([key], { groups: [hub.id] })), [WAREHOUSE_HEADER]: String(hub.name) })).status;
-    if (denied(row.withKey)) problems.push(`${where}: holding "${key}" got ${row.withKey}`);
     if (denied(row.superadmin)) problems.push(`${where}: superadmin got ${row.superadmin}`);
-    const narrowed = row.warehouseScoped === 403;
-    if (customerKeys.has(key)) {
-      const open = await openHub(key);
-      row.warehouseAllowed = (await call({ ...(await subjects.user([key], { groups: [open.id] })), [WAREHOUSE_HEADER]: String(open.name) })).status;
-      if (denied(row.warehouseAllowed)) problems.push(`${where}: the selected warehouse group holds "${key}" yet got ${row.warehouseAllowed}`);
+    // Each key of a route taking any of several lets its holder through on its own, and is narrowed on its own.
+    for (const key of keys) {
+      const withKey = (await call(await subjects.user([key]))).status;
+      const warehouseScoped = (await call({ ...(await subjects.user([key], { groups: [hub.id] })), [WAREHOUSE_HEADER]: String(hub.name) })).status;
+      row.withKey ??= withKey;
+      row.warehouseScoped ??= warehouseScoped;
+      if (denied(withKey)) problems.push(`${where}: holding "${key}" got ${withKey}`);
+      const narrowed = warehouseScoped === 403;
+      if (customerKeys.has(key)) {
+        const open = await openHub(key);
+        const allowed = (await call({ ...(await subjects.user([key], { groups: [open.id] })), [WAREHOUSE_HEADER]: String(open.name) })).status;
+        row.warehouseAllowed ??= allowed;
+        if (denied(allowed)) problems.push(`${where}: the selected warehouse group holds "${key}" yet got ${allowed}`);
+      }
+      if (customerKeys.has(key) && !narrowed) problems.push(`${where}: "${key}" is a customer-module key but the selected warehouse group does not narrow it (${warehouseScoped})`);
+      if (!customerKeys.has(key) && denied(warehouseScoped)) problems.push(`${where}: a selected warehouse group refused "${key}", which is not a customer-module key (${warehouseScoped})`);
     }
-    if (customerKeys.has(key) && !narrowed) problems.push(`${where}: "${key}" is a customer-module key but the selected warehouse group does not narrow it (${row.warehouseScoped})`);
-    if (!customerKeys.has(key) && denied(row.warehouseScoped)) problems.push(`${where}: a selected warehouse group refused "${key}", which is not a customer-module key (${row.warehouseScoped})`);
   }
   return { rows, problems };
 }

@@ -31,7 +31,7 @@ afterAll(async () => { await dispose(); });
 
 describe('the stock ledger', () => {
   it('keeps stock by material, batch and deposit now, with lot dates and days to expiry', async () => {
-    const now = await stockLevels(store, { material: 'M1', deposit: 'D1' }, new Date('2026-01-01T12:00:00Z'));
+    const now = await stockLevels(store, { material: 'M1', deposit: 'D1' }, undefined, new Date('2026-01-01T12:00:00Z'));
     expect(now.total).toBe(3);
     expect(now.data.map((r) => [r.batch, r.quantity, r.unit, r.expirationDate, r.daysToExpire])).toEqual([
       ['B1', 70, 'kg', '2026-03-01', 59], ['B2', 5, 'kg', '2026-01-15', 14], ['B3', 7, null, null, null],

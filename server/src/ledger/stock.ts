@@ -24,11 +24,15 @@ export interface StockRow {
 
 const DAY = 86_400_000;
 
-function keyFilter(q: { material?: string; batch?: string; deposit?: string }): Filter {
+/** The deposits a caller may see: those of the selected warehouse group; absent, all. */
+export type DepositScope = ReadonlySet<string> | undefined;
+
+function keyFilter(q: { material?: string; batch?: string; deposit?: string }, scope: DepositScope): Filter {
   const f: Filter = {};
   if (q.material) f.material = q.material;
   if (q.batch) f.batch = q.batch;
-  if (q.deposit) f.deposit = q.deposit;
+  if (q.deposit) f.deposit = !scope || scope.has(q.deposit) ? q.deposit : { $in: [] };
+  else if (scope) f.deposit = { $in: [...scope] };
   return f;
 }
 
@@ -77,11 +81,11 @@ const asRow = (b: StoredDoc) => ({
  * Stock by material, batch and deposit: now from the balances, on a past date by summing the
  * movements up to it. Rows with nothing left are left out.
  */
-export async function stockLevels(store: Store, q: StockQuery, now = new Date()): Promise<{ data: StockRow[]; total: number }> {
+export async function stockLevels(store: Store, q: StockQuery, scope?: DepositScope, now = new Date()): Promise<{ data: StockRow[]; total: number }> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? 50;
   if (q.at === undefined) {
-    const filter = { ...keyFilter(q), quantity: { $ne: 0 } };
+    const filter = { ...keyFilter(q, scope), quantity: { $ne: 0 } };
     const [rows, total] = await Promise.all([
       store.find(BALANCES, { filter, sort: { material: 1, batch: 1, deposit: 1 }, skip: (page - 1) * pageSize, limit: pageSize }),
       store.count(BALANCES, filter),
@@ -89,7 +93,8 @@ export async function stockLevels(store: Store, q: StockQuery, now = new Date())
     return { data: await withLots(store, rows.map(asRow), now), total };
   }
   const until = endOf(q.at);
-  const match = q.material && q.batch && q.deposit ? { key: balanceId({ material: q.material, batch: q.batch, deposit: q.deposit }) } : keyFilter(q);
+  const one = q.material && q.batch && q.deposit && (!scope || scope.has(q.deposit));
+  const match = one ? { key: balanceId({ material: q.material!, batch: q.batch!, deposit: q.deposit! }) } : keyFilter(q, scope);
   const grouped = await store.aggregate(MOVEMENTS, [
     { $match: { ...match, at: { $lte: until } } },
     { $group: { _id: { material: '$material', batch: '$batch', deposit: '$deposit' }, quantity: { $sum: '$quantity' }, unit: { $max: '$unit' } } },
@@ -106,18 +111,18 @@ export async function stockLevels(store: Store, q: StockQuery, now = new Date())
 }
 
 /** The batches of a material with stock (at a deposit, or anywhere), the first to expire first (FEFO); no expiry date last. */
-export async function fefoBatches(store: Store, q: { material: string; deposit?: string }, now = new Date()): Promise<StockRow[]> {
-  const balances = await store.find(BALANCES, { filter: { ...keyFilter(q), quantity: { $gt: 0 } } });
+export async function fefoBatches(store: Store, q: { material: string; deposit?: string }, scope?: DepositScope, now = new Date()): Promise<StockRow[]> {
+  const balances = await store.find(BALANCES, { filter: { ...keyFilter(q, scope), quantity: { $gt: 0 } } });
   const rows = await withLots(store, balances.map(asRow), now);
   const rank = (r: StockRow) => r.expirationDate ?? '\uffff';
   return rows.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : a.batch < b.batch ? -1 : a.batch > b.batch ? 1 : a.deposit < b.deposit ? -1 : 1));
 }
 
 /** The ledger's rows, newest first. */
-export async function movementRows(store: Store, q: { material?: string; batch?: string; deposit?: string; page?: number; pageSize?: number }): Promise<{ data: StoredDoc[]; total: number }> {
+export async function movementRows(store: Store, q: { material?: string; batch?: string; deposit?: string; page?: number; pageSize?: number }, scope?: DepositScope): Promise<{ data: StoredDoc[]; total: number }> {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? 50;
-  const filter = keyFilter(q);
+  const filter = keyFilter(q, scope);
   const [data, total] = await Promise.all([
     store.find(MOVEMENTS, { filter, sort: { at: -1 }, skip: (page - 1) * pageSize, limit: pageSize }),
     store.count(MOVEMENTS, filter),

@@ -6,8 +6,8 @@ import type { AuthPrincipal, Authenticator } from '../auth/principal';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The access key the route needs; null: any signed-in user. */
-    access?: string | null;
+    /** The access key the route needs, or a list of which any one will do; null: any signed-in user. */
+    access?: string | readonly string[] | null;
     /** No sign-in needed. */
     public?: boolean;
     /** Narrowed by the selected warehouse group (SPEC 6). */
@@ -60,8 +60,9 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticato
       request.log.error({ route: request.routeOptions.url }, 'route declares no access: refused');
       throw new ApiError('FORBIDDEN', { key: '(undeclared)' });
     }
-    if (!canAccess(principal, { key: config.access, customerModule: config.customerModule ?? customerKeys.has(config.access) }, opts.superadmin)) {
-      throw new ApiError('FORBIDDEN', { key: config.access });
+    const keys = typeof config.access === 'string' ? [config.access] : config.access;
+    if (!keys.some((key) => canAccess(principal, { key, customerModule: config.customerModule ?? customerKeys.has(key) }, opts.superadmin))) {
+      throw keys.length === 1 ? new ApiError('FORBIDDEN', { key: keys[0] }) : new ApiError('FORBIDDEN_ANY', { keys: keys.join(', ') });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formOf, localize, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
+import { formOf, localize, masterDataEntities, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
 import { MasterDataService } from '../masterdata/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../../../engine/src/index';
 import { listTitles } from '../masterdata/references';
@@ -69,7 +70,7 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
     access: request.principal?.access ?? [],
   });
 
-  for (const def of Object.values(opts.registry.entities)) {
+  for (const def of masterDataEntities(opts.registry)) {
     const name = def.name;
     const base = `/api/v3/masterdata/${name}`;
     const access = def.access;
@@ -94,8 +95,11 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
       service.validate(name, request.body, requestLang(request)));
   }
 
-  // Unknown entities answer 404 with the entity named, rather than a bare route miss.
-  const unknown = async (request: FastifyRequest) => service.entity((request.params as { entity: string }).entity.slice(0, 60));
+  // Unknown entities answer 404 with the entity named, rather than a bare route miss; so do
+  // operations, whose records change only through their workflow (/api/v3/operations).
+  const unknown = async (request: FastifyRequest) => {
+    throw new ApiError('UNKNOWN_ENTITY', { entity: (request.params as { entity: string }).entity.slice(0, 60) });
+  };
   app.get('/api/v3/masterdata/:entity', { config: { access: null }, schema: { hide: true } }, unknown);
   app.get('/api/v3/masterdata/:entity/:id', { config: { access: null }, schema: { hide: true } }, unknown);
   app.post('/api/v3/masterdata/:entity', { config: { access: null }, schema: { hide: true } }, unknown);

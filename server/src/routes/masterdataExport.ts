@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { localize, type Registry } from '../../../engine/src/index';
+import { localize, masterDataEntities, type Registry } from '../../../engine/src/index';
 import { exportCsv } from '../masterdata/exportCsv';
 import type { Store } from '../store/types';
 import { requestLang } from './masterdata';
@@ -38,7 +38,7 @@ async function started(csv: AsyncGenerator<string>): Promise<AsyncGenerator<stri
  * One static route per entity, so it wins over `/:entity/:id`.
  */
 export async function masterDataExportRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
-  for (const def of Object.values(opts.registry.entities)) {
+  for (const def of masterDataEntities(opts.registry)) {
     app.get(`/api/v3/masterdata/${def.name}/export.csv`, {
       config: { access: def.access },
       schema: { tags: [localize(def.pluralLabel)], summary: `Export ${def.name} as CSV (all pages of the filter)`, querystring: exportQuery, produces: ['text/csv'] },

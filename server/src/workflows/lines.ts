@@ -18,22 +18,23 @@ function fromInitial(wf: WorkflowDef) {
 }
 
 /**
- * Every set of lines a draft's first transitions touch (the workflow's own, and each effect's:
- * a declaration consumes its `consumption` lines and produces the record itself), each with
- * whether it takes stock out, so its batches must already exist. Lines that bring stock in name new batches.
+ * The line sets a draft must hold good lines in: the workflow's, and those its first
+ * transitions' stock effects walk (a declaration's consumption). Those whose stock leaves
+ * (a delivery, a scrapping, the consumed ingredients) name batches that must exist; those
+ * bringing stock in name new ones.
  */
-function draftLines(wf: WorkflowDef): { def: LinesDef; takes: boolean }[] {
-  const byField = new Map<string, { def: LinesDef; takes: boolean }>();
-  const note = (def: LinesDef | undefined, takes: boolean) => {
-    if (!def) return;
-    const seen = byField.get(def.field);
-    byField.set(def.field, { def: seen?.def ?? def, takes: takes || (seen?.takes ?? false) });
-  };
-  note(wf.lines, false);
+function draftLines(wf: WorkflowDef): { lines: LinesDef; existing: boolean }[] {
+  const sets = new Map<string, { lines: LinesDef; existing: boolean }>();
+  if (wf.lines) sets.set(wf.lines.field, { lines: wf.lines, existing: false });
   for (const e of fromInitial(wf).flatMap((t) => t.effects ?? [])) {
-    if (e.type === 'addStock' || e.type === 'removeStock' || e.type === 'moveStock') note(e.lines ?? wf.lines, e.type !== 'addStock');
+    if (e.type !== 'addStock' && e.type !== 'removeStock' && e.type !== 'moveStock') continue;
+    const lines = e.lines ?? wf.lines;
+    if (!lines) continue;
+    const taken = e.type !== 'addStock';
+    const known = sets.get(lines.field);
+    sets.set(lines.field, { lines, existing: taken || (known?.existing ?? false) });
   }
-  return [...byField.values()];
+  return [...sets.values()];
 }
 
 /** The deposit fields a draft's first transitions happen at: the user's selected warehouse must hold them. */
@@ -62,11 +63,11 @@ export class LineChecks {
   }
 
   /**
-   * The lines of a record: quantities above 0, the unit of each line its material's, the
-   * batches of stock-taking drafts known lots. Throws 400 on the first problem, naming its field.
+   * The lines of a draft (draftLines): quantities above 0, the unit of each line its
+   * material's, the batches of stock leaving known lots. Throws 400 on the first problem, naming its field.
    */
   async check(wf: WorkflowDef, record: Rec, lang: Lang): Promise<void> {
-    for (const { def, takes } of draftLines(wf)) await this.checkLines(wf, def, takes, record, lang);
+    for (const { lines, existing } of draftLines(wf)) await this.checkLines(wf, lines, existing, record, lang);
   }
 
   private async checkLines(wf: WorkflowDef, def: LinesDef, existing: boolean, record: Rec, lang: Lang): Promise<void> {

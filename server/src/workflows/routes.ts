@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formOf, localize, toJsonSchema, type Registry } from '../../../engine/src/index';
+import { formOf, localize, toJsonSchema, type Registry, type WorkflowDef } from '../../../engine/src/index';
 import { listAnswer, requestLang } from '../routes/masterdata';
 import type { Store } from '../store/types';
 import { fefoBatches, movementRows, stockLevels, type StockQuery } from '../ledger/stock';
@@ -10,6 +10,16 @@ import {
 
 /** The key of the stock screens and API (SPEC 7 productTraceability). */
 export const STOCK_KEY = 'productTraceability';
+
+/**
+ * Who may list and read a workflow's records: its own key, the keys of the features showing
+ * it (a reception screen over deliveries) and of its transitions (a receiver must see what it
+ * accepts). Creating and editing drafts stays the workflow's key.
+ */
+export function readersOf(reg: Registry, wf: WorkflowDef): string[] {
+  const features = reg.features.features.filter((f) => f.operation?.workflow === wf.name && f.access);
+  return [...new Set([wf.access, ...features.map((f) => f.access!), ...wf.transitions.map((t) => t.access)])];
+}
 
 /**
  * The operations API: five routes per workflow and one per transition (so each shows in the
@@ -26,13 +36,14 @@ export async function operationRoutes(app: FastifyInstance, opts: { registry: Re
   for (const wf of Object.values(opts.registry.workflows)) {
     const base = `/api/v3/operations/${wf.name}`;
     const access = wf.access;
+    const readers = readersOf(opts.registry, wf);
     const tags = [localize(wf.label)];
     const docBody = toJsonSchema(formOf(opts.registry, wf.entity)!);
     delete docBody.$schema;
 
-    app.get(base, { config: { access }, schema: { tags, summary: `List ${wf.name} operations`, querystring: operationListQuery, response: listAnswer } }, async (request) =>
+    app.get(base, { config: { access: readers }, schema: { tags, summary: `List ${wf.name} operations`, querystring: operationListQuery, response: listAnswer } }, async (request) =>
       service.list(wf.name, request.query as OperationListQuery, principal(request)));
-    app.get(`${base}/:id`, { config: { access }, schema: { tags, summary: `Read one ${wf.name} and the transitions you may take now`, params: idParam } }, async (request) =>
+    app.get(`${base}/:id`, { config: { access: readers }, schema: { tags, summary: `Read one ${wf.name} and the transitions you may take now`, params: idParam } }, async (request) =>
       service.get(wf.name, params(request).id, principal(request), requestLang(request)));
     app.post(base, { config: { access, docBody }, schema: { tags, summary: `Create a ${wf.name} in ${wf.initial}` } }, async (request, reply) =>
       reply.status(201).send(await service.create(wf.name, request.body, principal(request), requestLang(request))));
@@ -58,10 +69,12 @@ export async function operationRoutes(app: FastifyInstance, opts: { registry: Re
   app.post('/api/v3/operations/:wf/:id/transitions/:transition', { config: { access: null }, schema: { hide: true } }, unknown);
 
   const stockTags = ['Stock'];
+  // Like the operations lists: a selected warehouse group narrows stock to its deposits.
+  const scope = async (request: FastifyRequest) => (await service.warehouse(principal(request)))?.divisions;
   app.get('/api/v3/stock', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'Stock by material, batch and deposit, now or at a past date', querystring: stockQuery, response: stockAnswer } }, async (request) =>
-    stockLevels(opts.store, request.query as StockQuery));
+    stockLevels(opts.store, request.query as StockQuery, await scope(request)));
   app.get('/api/v3/stock/batches', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'Batches of a material with stock, first expired first', querystring: batchesQuery, response: batchesAnswer } }, async (request) =>
-    ({ data: await fefoBatches(opts.store, request.query as { material: string; deposit?: string }) }));
+    ({ data: await fefoBatches(opts.store, request.query as { material: string; deposit?: string }, await scope(request)) }));
   app.get('/api/v3/stock/movements', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'The stock ledger, newest first', querystring: movementsQuery, response: listAnswer } }, async (request) =>
-    movementRows(opts.store, request.query as { material?: string }));
+    movementRows(opts.store, request.query as { material?: string }, await scope(request)));
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_ENTITY_ACCESS, canAccess, localize, type Lang, type Principal, type Registry } from '../../../engine/src/index';
+import { DEFAULT_ENTITY_ACCESS, canAccess, isMasterData, localize, type Lang, type Principal, type Registry } from '../../../engine/src/index';
 
 export interface CatalogueEntry {
   name: string;
@@ -14,13 +14,13 @@ export function entityAccess(registry: Registry, entity: string): string {
 }
 
 export function mayOpenEntity(registry: Registry, principal: Principal, entity: string): boolean {
-  if (!Object.hasOwn(registry.entities, entity)) return false;
+  if (!isMasterData(registry, entity)) return false;
   return canAccess(principal, { key: entityAccess(registry, entity) }, registry.access.superadmin);
 }
 
 /**
- * The master-data catalogue: every entity the user may open, except those with a screen of
- * their own (`ownScreens`, e.g. users and groups), sorted by plural label in the current language.
+ * The master-data catalogue: every entity the user may open (operations have their own
+ * screens), except those with a screen of their own (`ownScreens`, e.g. users and groups), sorted by plural label in the current language.
  */
 export function catalogueFor(registry: Registry, principal: Principal, lang: Lang, ownScreens: ReadonlySet<string> = new Set()): CatalogueEntry[] {
   return Object.values(registry.entities)

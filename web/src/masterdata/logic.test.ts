@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
 import { listParams } from './api';
-import { catalogueFor, entityAccess } from './catalogue';
+import { catalogueFor, entityAccess, mayOpenEntity } from './catalogue';
 import { cellText, columnsOf, formatDate, formatNumber, formatValue } from '../../../engine/src/list/index';
 import { entityActions } from './entityActions';
 import { listQueryOf, sortParam } from './listState';
@@ -24,6 +24,14 @@ describe('catalogue', () => {
     expect(names).toEqual(expect.arrayContaining(['company', 'lot', 'organisation']));
     expect(names).not.toContain('user');
     expect(catalogueFor(registry, { access: ['superadmin'] }, 'es').find((e) => e.name === 'company')!.pluralLabel).toBe('Empresas');
+  });
+
+  it('never shows an operation: its records change only through its workflow', () => {
+    const operations = Object.values(registry.entities).filter((e) => e.kind === 'operation').map((e) => e.name);
+    expect(operations).toEqual(expect.arrayContaining(['delivery', 'product_import', 'product_declaration']));
+    const names = catalogueFor(registry, { access: ['superadmin'] }, 'en').map((e) => e.name);
+    for (const name of operations) expect(names).not.toContain(name);
+    expect(mayOpenEntity(registry, { access: ['superadmin'] }, 'delivery')).toBe(false);
   });
 });
 
