@@ -299,9 +299,9 @@ export function servicePort(reg: Registry, store: Store, actor: { id: string; em
 }
 
 /** Plays `days` of activity into a store that has demo master data and no operations yet; null when it already has some. */
-export async function seedActivity(reg: Registry, store: Store, days: number): Promise<ActivityResult | null> {
+export async function seedActivity(reg: Registry, store: Store, days: number, end?: Date): Promise<ActivityResult | null> {
   if ((await store.count('product_import', {})) > 0 || (await store.count('delivery', {})) > 0) return null;
   const [actor] = await store.find('user', { filter: { access: reg.access.superadmin, state: 1 }, sort: { createdAt: 1 }, limit: 1 });
   if (!actor) return null;
-  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days });
+  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days, end });
 }
