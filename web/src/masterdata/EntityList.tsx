@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState } from '@tanstack/react-table';
+import { type ColumnDef, type VisibilityState } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
 import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
 import { InputText } from 'primereact/inputtext';
@@ -10,11 +10,11 @@ import { MultiSelect } from 'primereact/multiselect';
 import type { Rec } from './api';
 import { localize } from '../../../engine/src/index';
 import { cellText, columnsOf, recordTitle, type ColumnSpec } from '../../../engine/src/list/index';
-import { PAGE_SIZE, type StateFilter } from './listState';
+import { type StateFilter } from './listState';
 import { useEntityList } from './useEntityList';
 import { useMasterData } from './useMasterData';
 import { CsvExportButton } from './CsvExportButton';
-import { ServerTable } from './ServerTable';
+import { ServerTable, useServerPagedTable } from './ServerTable';
 
 export interface EntityListProps {
   entity: string;
@@ -96,20 +96,7 @@ export function EntityList({ entity, basePath, rowActions }: EntityListProps) {
   ], [specs, lang, titles, t, basePath, busy, md, entity, rowActions, list.reload, navigate, registry]);
 
   const total = list.answer?.total ?? 0;
-  const table = useReactTable({
-    data: list.answer?.data ?? [],
-    columns,
-    getCoreRowModel: getCoreRowModel(),
-    manualPagination: true,
-    manualSorting: true,
-    enableMultiSort: true,
-    rowCount: total,
-    state: { sorting: list.sorting, pagination: { pageIndex: list.pageIndex, pageSize: PAGE_SIZE }, columnVisibility: visibility },
-    onSortingChange: list.setSorting,
-    onColumnVisibilityChange: setVisibility,
-    onPaginationChange: (u) => list.setPageIndex((typeof u === 'function' ? u({ pageIndex: list.pageIndex, pageSize: PAGE_SIZE }) : u).pageIndex),
-    getRowId: (r) => String(r.id),
-  });
+  const table = useServerPagedTable(list, columns, { enableMultiSort: true, visibility: { columnVisibility: visibility }, onColumnVisibilityChange: setVisibility });
 
   const filters: { label: string; value: StateFilter }[] = [
     { label: t('masterdata.filter.active'), value: 'active' },

@@ -1,6 +1,39 @@
 import { useTranslation } from 'react-i18next';
-import { flexRender, type Table } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState, type Table, type TableOptions } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
+
+import { PAGE_SIZE } from './listState';
+
+/** What a server-paged list keeps: the page it shows, its sorting, and the server's answer. */
+export interface ServerPagedList<T> {
+  answer: { data: T[]; total: number } | null;
+  sorting: SortingState;
+  setSorting: TableOptions<T>['onSortingChange'];
+  pageIndex: number;
+  setPageIndex(i: number): void;
+}
+
+/**
+ * A TanStack table whose paging and sorting the server does: the rows of the answer, the page
+ * and sorting of the list, rows keyed by their record id. `extra` adds options (multi-sort,
+ * column visibility and its state).
+ */
+export function useServerPagedTable<T extends { id?: unknown }>(list: ServerPagedList<T>, columns: ColumnDef<T>[], extra: Partial<TableOptions<T>> & { visibility?: TableOptions<T>['state'] } = {}): Table<T> {
+  const { visibility, ...options } = extra;
+  return useReactTable({
+    data: list.answer?.data ?? [],
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    rowCount: list.answer?.total ?? 0,
+    state: { sorting: list.sorting, pagination: { pageIndex: list.pageIndex, pageSize: PAGE_SIZE }, ...visibility },
+    onSortingChange: list.setSorting,
+    onPaginationChange: (u) => list.setPageIndex((typeof u === 'function' ? u({ pageIndex: list.pageIndex, pageSize: PAGE_SIZE }) : u).pageIndex),
+    getRowId: (r) => String(r.id),
+    ...options,
+  });
+}
 
 export interface ServerTableProps<T> {
   table: Table<T>;

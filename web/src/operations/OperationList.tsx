@@ -1,15 +1,14 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { type ColumnDef } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { fieldAt, formOf, localize } from '../../../engine/src/index';
 import { cellText, columnsOf, referencedIds, type ColumnSpec } from '../../../engine/src/list/index';
 import type { Rec } from '../masterdata/api';
-import { PAGE_SIZE } from '../masterdata/listState';
-import { ServerTable } from '../masterdata/ServerTable';
+import { ServerTable, useServerPagedTable } from '../masterdata/ServerTable';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { SyncFilter } from './api';
 import { useOperation } from './context';
@@ -50,18 +49,8 @@ export function OperationList() {
   })), [specs, lang, titles, t, workflow]);
 
   const total = list.answer?.total ?? 0;
-  const table = useReactTable({
-    data: list.answer?.data ?? [],
-    columns,
-    getCoreRowModel: getCoreRowModel(),
-    manualPagination: true,
-    manualSorting: true,
-    rowCount: total,
-    state: { sorting: list.sorting, pagination: { pageIndex: list.pageIndex, pageSize: PAGE_SIZE } },
-    onSortingChange: list.setSorting,
-    onPaginationChange: (u) => list.setPageIndex((typeof u === 'function' ? u({ pageIndex: list.pageIndex, pageSize: PAGE_SIZE }) : u).pageIndex),
-    getRowId: (r) => String(r.id),
-  });
+  const table = useServerPagedTable(list, columns);
+
 
   const f = list.filters;
   const set = (patch: Partial<typeof f>) => list.setFilters({ ...f, ...patch });
