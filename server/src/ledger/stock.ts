@@ -1,3 +1,4 @@
+import { ApiError } from '../apiError';
 import type { Filter, Store, StoredDoc } from '../store/types';
 import { BALANCES, balanceId, MOVEMENTS, roundQuantity } from './ledger';
 
@@ -36,9 +37,23 @@ function keyFilter(q: { material?: string; batch?: string; deposit?: string }, s
   return f;
 }
 
+/**
+ * The instant a query's date names, refused (400) when it is none: the query schema checks the
+ * shape only, so a month 13 or a 31 February gets here.
+ */
+export function checkedDate(at: string): { dateOnly: boolean; iso: string } {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(at);
+  const t = Date.parse(dateOnly ? `${at}T00:00:00Z` : at);
+  if (Number.isNaN(t) || (dateOnly && new Date(t).toISOString().slice(0, 10) !== at)) {
+    throw new ApiError('INVALID_REQUEST', { detail: `${at.slice(0, 40)} is not a date` });
+  }
+  return { dateOnly, iso: new Date(t).toISOString() };
+}
+
 /** A date alone means the end of that day (stock "on" a date includes the day's movements). */
 export function endOf(at: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(at) ? `${at}T23:59:59.999Z` : new Date(at).toISOString();
+  const d = checkedDate(at);
+  return d.dateOnly ? `${at}T23:59:59.999Z` : d.iso;
 }
 
 /** Whole days from `from` to the expiry date, negative once expired; null without a date. */

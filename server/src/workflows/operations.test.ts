@@ -135,6 +135,16 @@ describe('lists', () => {
     expect(r.statusCode).toBe(404);
     expect(r.json().error.code).toBe('UNKNOWN_WORKFLOW');
   });
+
+  it('refuses dates of the right shape that name no day (month 77, 31 February) with 400, in lists and stock', async () => {
+    const both = await h.userWith(['Deliveries', 'productTraceability']);
+    for (const url of [`${base}?from=7182-77-54T03%3A50Z`, `${base}?to=2025-02-31`, '/api/v3/stock?at=6126-53-34T89%3A90', '/api/v3/stock?at=2025-13-01']) {
+      const r = await inject('GET', url, both);
+      expect(r.statusCode, `${url}: ${r.body}`).toBe(400);
+      expect(r.json().error.code).toBe('INVALID_REQUEST');
+    }
+    expect((await inject('GET', `${base}?from=2025-02-28&to=2025-03-01T10:00:00Z`, shipper)).statusCode).toBe(200);
+  });
 });
 
 describe('bad input: 4xx naming the field, nothing written', () => {

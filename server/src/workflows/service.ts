@@ -6,7 +6,7 @@ import { sortablePaths } from '../../../engine/src/list/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import { strings } from '../auth/policy';
-import { endOf } from '../ledger/stock';
+import { checkedDate, endOf } from '../ledger/stock';
 import { MasterDataService } from '../masterdata/service';
 import { buildListQuery } from '../masterdata/query';
 import { getPath } from '../store/docs';
@@ -108,7 +108,10 @@ export class OperationService {
     const and: Filter[] = [];
     const anyOf = (ors: Filter[]) => and.push(ors.length === 1 ? ors[0] : { $or: ors });
     if (query.state) and.push({ [wf.stateField]: { $in: query.state.split(',') } });
-    if (query.from) and.push({ [wf.dateField]: { $gte: query.from } });
+    if (query.from) {
+      const from = checkedDate(query.from);
+      and.push({ [wf.dateField]: { $gte: from.dateOnly ? query.from : from.iso } });
+    }
     if (query.to) and.push({ [wf.dateField]: { $lte: endOf(query.to) } });
     if (query.deposit) anyOf([...fields].map((f) => ({ [f]: query.deposit })));
     if (warehouse) anyOf([...fields].map((f) => ({ [f]: { $in: [...warehouse.divisions] } })));
