@@ -19,3 +19,26 @@ export const GROUPS = [
   { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
   { name: 'South Hub', description: 'Deposits of the south', access: ['Deliveries', 'Reports'], warehouses: ['Bahía Blanca'] },
 ] as const;
+
+/**
+ * The operations story's own people (e2e/operations.e2e.ts, on its own server): per language a
+ * plant's staff member and a distributor. The distributor holds Deliveries as well as Reception:
+ * the delivery workflow's list key is Deliveries until receivers read deliveries by Reception alone.
+ * Both hold Master Data: the forms' reference pickers (deposits, materials) read master data
+ * with that key, which an operations user would otherwise lack.
+ */
+export const OPERATION_GROUPS = {
+  plant: { name: 'Planta Zárate', access: ['Master Data', 'Imports', 'Product Declaration', 'Deliveries', 'productTraceability'], warehouse: 'Depósito Zárate' },
+  distributor: { name: 'Distribuidora Pergamino', access: ['Master Data', 'Reception', 'Active Receptions', 'Deliveries', 'productTraceability'], warehouse: 'Depósito Pergamino' },
+} as const;
+
+export const OPERATION_USERS = {
+  en: {
+    staff: { email: 'paula.plant@e2e.local', password: PASSWORD, name: 'Paula Plant', language: 'en', group: 'plant' },
+    distributor: { email: 'diego.distributor@e2e.local', password: PASSWORD, name: 'Diego Distributor', language: 'en', group: 'distributor' },
+  },
+  es: {
+    staff: { email: 'pablo.planta@e2e.local', password: PASSWORD, name: 'Pablo Planta', language: 'es', group: 'plant' },
+    distributor: { email: 'dora.distribuidora@e2e.local', password: PASSWORD, name: 'Dora Distribuidora', language: 'es', group: 'distributor' },
+  },
+} as const;

@@ -63,6 +63,30 @@ export class LineChecks {
   }
 
   /**
+   * The body with each line's unit taken from its material where the line names none: the
+   * unit is the material's (a units_of_measurement id), not something to type. A unit given is
+   * kept, so one that differs still fails the check with UNIT_MISMATCH.
+   */
+  async withUnits(wf: WorkflowDef, body: unknown): Promise<unknown> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+    const out: Rec = { ...(body as Rec) };
+    for (const { lines: def } of draftLines(wf)) {
+      if (!def.unit || def.unit.includes('.') || def.field.includes('.')) continue;
+      const fill = async (line: unknown): Promise<unknown> => {
+        if (!line || typeof line !== 'object' || Array.isArray(line)) return line;
+        const l = line as Rec;
+        const materialId = l[def.material];
+        if ((l[def.unit!] !== undefined && l[def.unit!] !== null && l[def.unit!] !== '') || typeof materialId !== 'string') return line;
+        const uom = (await this.materialName(materialId))?.uom;
+        return typeof uom === 'string' && uom ? { ...l, [def.unit!]: uom } : line;
+      };
+      if (def.field === '.') Object.assign(out, await fill(out));
+      else if (Array.isArray(out[def.field])) out[def.field] = await Promise.all((out[def.field] as unknown[]).map(fill));
+    }
+    return out;
+  }
+
+  /**
    * The lines of a draft (draftLines): quantities above 0, the unit of each line its
    * material's, the batches of stock leaving known lots. Throws 400 on the first problem, naming its field.
    */

@@ -130,6 +130,11 @@ describe('lists', () => {
     expect((await inject('GET', `${base}?sync=failed`, shipper)).json().total).toBe(0);
   });
 
+  it('takes a line\'s unit from its material when the line names none', async () => {
+    const rec = await create({ productData: [{ material: s.material, batchId: s.lot, amount: 10 }] }) as unknown as { productData: { uom?: string }[] };
+    expect(rec.productData[0].uom).toBe(s.uom);
+  });
+
   it('answers 404 naming an unknown workflow', async () => {
     const r = await inject('GET', '/api/v3/operations/nothing_here', shipper);
     expect(r.statusCode).toBe(404);

@@ -146,7 +146,8 @@ export class OperationService {
   private async checkedDraft(wf: WorkflowDef, body: unknown, before: StoredDoc | undefined, warehouse: Warehouse | null, lang: Lang): Promise<Rec> {
     const def = this.md.entity(wf.entity);
     // The state is the server's: a draft is in the initial state whatever the body says.
-    const draft = body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [wf.stateField]: wf.initial } : body;
+    const filled = await this.lines.withUnits(wf, body);
+    const draft = filled && typeof filled === 'object' && !Array.isArray(filled) ? { ...filled, [wf.stateField]: wf.initial } : filled;
     const value = await this.md.checked(def, draft, before);
     value[wf.stateField] = wf.initial;
     await this.lines.check(wf, value, lang);
