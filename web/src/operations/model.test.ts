@@ -145,10 +145,10 @@ describe('lines and transitions', () => {
 });
 
 describe('the draft form', () => {
-  it('leaves out the state, history, server fields, the per-line rejected and accepted quantities and fields only later transitions ask for', () => {
+  it('leaves out the state, history, server fields, the per-line rejected and accepted quantities, the line units the server fills and fields only later transitions ask for', () => {
     const wf: WorkflowDef = { ...workflow, transitions: [...workflow.transitions, { id: 'accept', label: t('Accept'), from: ['In-Progress'], to: 'Accepted', access: 'x', input: ['receivedDate'] }, { id: 'ship', label: t('Ship'), from: ['Draft'], to: 'In-Progress', access: 'x', input: ['note'] }] };
     expect(formOmissions({ workflow: wf }, ['history', 'shipmentType']).sort())
-      .toEqual(['deliveryStatus', 'history', 'nope', 'productData.accepted', 'productData.rejected', 'receivedDate', 'shipmentType']);
+      .toEqual(['deliveryStatus', 'history', 'nope', 'productData.accepted', 'productData.rejected', 'productData.uom', 'receivedDate', 'shipmentType']);
   });
 
   it('drops omitted fields, nested ones too, from the generated form', () => {

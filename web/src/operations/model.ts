@@ -210,6 +210,9 @@ export function formOmissions(view: Pick<OperationView, 'workflow'>, serverField
   const out = new Set<string>([...serverFields, workflow.stateField]);
   const lines = workflow.lines;
   if (lines && lines.field !== '.') for (const f of [lines.rejected, lines.accepted]) if (f) out.add(`${lines.field}.${f}`);
+  // A line's unit is its material's: the server fills it (LineChecks.withUnits), nobody types an id.
+  const lineSets = [lines, ...workflow.transitions.flatMap((t) => (t.effects ?? []).map((e) => ('lines' in e ? e.lines : undefined)))];
+  for (const l of lineSets) if (l?.unit) out.add(l.field === '.' ? l.unit : `${l.field}.${l.unit}`);
   const early = new Set(workflow.transitions.filter((t) => t.from.includes(workflow.initial)).flatMap((t) => t.input ?? []));
   for (const t of workflow.transitions) for (const f of t.input ?? []) if (!early.has(f) && f !== lines?.field) out.add(f);
   return [...out];
