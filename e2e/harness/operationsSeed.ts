@@ -1,8 +1,6 @@
-import { openStore } from '../../server/src/store/index';
-import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { hashPassword } from '../../server/src/auth/passwords';
-import { requireDefinitions } from '../../definitions/read';
-import { OPERATION_GROUPS, OPERATION_USERS, PASSWORD, USERS } from './users';
+import { stamp, withSeedStore } from './seed';
+import { OPERATION_GROUPS, OPERATION_USERS, PASSWORD } from './users';
 
 /** The master data the operations story names on screen. */
 export const OPERATION_DATA = {
@@ -12,10 +10,6 @@ export const OPERATION_DATA = {
   litre: 'Litre',
 } as const;
 
-const stamp = () => {
-  const now = new Date().toISOString();
-  return { createdAt: now, updatedAt: now, createdBy: 'e2e', updatedBy: 'e2e' };
-};
 
 /**
  * An empty data directory filled for the operations story: the admin, two units, an active
@@ -23,11 +17,7 @@ const stamp = () => {
  * warehouse group, and per language a staff member of the plant and a distributor.
  */
 export async function seedOperations(appRoot: string, dataDir: string): Promise<void> {
-  const registry = requireDefinitions(appRoot);
-  const store = await openStore({ dataDir });
-  try {
-    await prepareStore(registry, store);
-    await ensureAdmin(registry, store, USERS.admin.email, USERS.admin.password);
+  await withSeedStore(appRoot, dataDir, async (store) => {
     const hash = await hashPassword(PASSWORD);
     const country = await store.insert('country', { country_name: 'Argentina', senasa_country_id: '32', sap_country_id: 'AR', sap_country_description: 'Argentina', state: 1, ...stamp() });
     const company = await store.insert('company', { company_name: 'Agro Operaciones S.A.', state: 1, ...stamp() });
@@ -53,7 +43,5 @@ export async function seedOperations(appRoot: string, dataDir: string): Promise<
         });
       }
     }
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -4,10 +4,25 @@ import { hashPassword } from '../../server/src/auth/passwords';
 import { requireDefinitions } from '../../definitions/read';
 import { GROUPS, USERS } from './users';
 
-const stamp = () => {
+import type { Store } from '../../server/src/store/types';
+
+export const stamp = () => {
   const now = new Date().toISOString();
   return { createdAt: now, updatedAt: now, createdBy: 'e2e', updatedBy: 'e2e' };
 };
+
+/** Opens an empty data directory's store prepared from the definitions, with the admin, lets `fill` write, and closes it. */
+export async function withSeedStore(appRoot: string, dataDir: string, fill: (store: Store) => Promise<void>): Promise<void> {
+  const registry = requireDefinitions(appRoot);
+  const store = await openStore({ dataDir });
+  try {
+    await prepareStore(registry, store);
+    await ensureAdmin(registry, store, USERS.admin.email, USERS.admin.password);
+    await fill(store);
+  } finally {
+    await store.close();
+  }
+}
 
 /**
  * Fills an empty data directory with the suite's people before the server starts: the
@@ -15,11 +30,7 @@ const stamp = () => {
  * warehouse groups.
  */
 export async function seedE2e(appRoot: string, dataDir: string): Promise<void> {
-  const registry = requireDefinitions(appRoot);
-  const store = await openStore({ dataDir });
-  try {
-    await prepareStore(registry, store);
-    await ensureAdmin(registry, store, USERS.admin.email, USERS.admin.password);
+  await withSeedStore(appRoot, dataDir, async (store) => {
     const hash = await hashPassword(USERS.limited.password);
     const ssoOrg = await store.insert('organisation', { name: 'SSO Only Co', providers: ['google'], allowed_domains: [], state: 1, ...stamp() });
     const closedOrg = await store.insert('organisation', { name: 'Closed Domain Co', providers: ['email'], allowed_domains: ['e2e.local'], state: 1, ...stamp() });
@@ -53,7 +64,5 @@ export async function seedE2e(appRoot: string, dataDir: string): Promise<void> {
     await user(USERS.reset, { access: ['Dashboards'] });
     await user(USERS.spanish, { language: USERS.spanish.language, access: [...USERS.spanish.access] });
     await user(USERS.warehouse, { access: [...USERS.warehouse.access], groups: groupIds });
-  } finally {
-    await store.close();
-  }
+  });
 }
