@@ -5,6 +5,7 @@ import { MasterDataService } from '../masterdata/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../../../engine/src/index';
 import { listTitles } from '../masterdata/references';
 import type { Store } from '../store/types';
+import { pickerReaders } from '../workflows/readers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,16 +75,19 @@ export async function masterDataRoutes(app: FastifyInstance, opts: { registry: R
     const name = def.name;
     const base = `/api/v3/masterdata/${name}`;
     const access = def.access;
+    // Reading: also whoever records an operation that points to this entity (its pickers).
+    const pickers = pickerReaders(opts.registry, name).filter((k) => k !== access);
+    const readers = pickers.length ? [access, ...pickers] : access;
     const tags = [localize(def.pluralLabel)];
     const docBody = toJsonSchema(formOf(opts.registry, name)!);
     delete docBody.$schema;
 
-    app.get(base, { config: { access }, schema: { tags, summary: `List ${name}`, querystring: listQuery, response: listAnswer } }, async (request) => {
+    app.get(base, { config: { access: readers }, schema: { tags, summary: `List ${name}`, querystring: listQuery, response: listAnswer } }, async (request) => {
       const query = request.query as ListQuery & { titles?: boolean };
       const page = await service.list(name, query);
       return query.titles ? { ...page, titles: await listTitles(opts.registry, opts.store, def, page.data, requestLang(request)) } : page;
     });
-    app.get(`${base}/:id`, { config: { access }, schema: { tags, summary: `Read one ${name}`, params: idParam } }, async (request) =>
+    app.get(`${base}/:id`, { config: { access: readers }, schema: { tags, summary: `Read one ${name}`, params: idParam } }, async (request) =>
       service.get(name, (request.params as { id: string }).id));
     app.post(base, { config: { access, docBody }, schema: { tags, summary: `Create a ${name}` } }, async (request, reply) =>
       reply.status(201).send(await service.create(name, request.body, actorOf(request))));

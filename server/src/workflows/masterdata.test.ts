@@ -59,3 +59,19 @@ describe('operation entities are not master data', () => {
     expect(paths).toContain('/api/v3/operations/delivery');
   });
 });
+
+describe('what operation screens pick from', () => {
+  it('lets whoever records an operation read the master data it points to, and nothing more', async () => {
+    const clerk = (await h.userWith(['Deliveries'])).headers;
+    for (const entity of ['material', 'company_division']) {
+      const res = await h.app.inject({ method: 'GET', url: `/api/v3/masterdata/${entity}?q=ab`, headers: clerk });
+      expect(res.statusCode, `${entity}: ${res.body}`).toBe(200);
+    }
+    const write = await h.app.inject({ method: 'POST', url: '/api/v3/masterdata/material', headers: clerk, payload: { name: 'X', uom: 'kg' } });
+    expect(write.statusCode).toBe(403);
+    for (const entity of ['company', 'user']) {
+      const res = await h.app.inject({ method: 'GET', url: `/api/v3/masterdata/${entity}`, headers: clerk });
+      expect(res.statusCode, entity).toBe(403);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formOf, localize, toJsonSchema, type Registry, type WorkflowDef } from '../../../engine/src/index';
 import { listAnswer, requestLang } from '../routes/masterdata';
+import { readersOf } from './readers';
 import type { Store } from '../store/types';
 import { fefoBatches, movementRows, stockLevels, type StockQuery } from '../ledger/stock';
 import { ENGINE, OperationService, type OperationListQuery, type WorkflowEngine } from './service';
@@ -10,16 +11,6 @@ import {
 
 /** The key of the stock screens and API (SPEC 7 productTraceability). */
 export const STOCK_KEY = 'productTraceability';
-
-/**
- * Who may list and read a workflow's records: its own key, the keys of the features showing
- * it (a reception screen over deliveries) and of its transitions (a receiver must see what it
- * accepts). Creating and editing drafts stays the workflow's key.
- */
-export function readersOf(reg: Registry, wf: WorkflowDef): string[] {
-  const features = reg.features.features.filter((f) => f.operation?.workflow === wf.name && f.access);
-  return [...new Set([wf.access, ...features.map((f) => f.access!), ...wf.transitions.map((t) => t.access)])];
-}
 
 /**
  * The operations API: five routes per workflow and one per transition (so each shows in the
