@@ -99,6 +99,10 @@ export interface BulkDeclaration {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

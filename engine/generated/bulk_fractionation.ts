@@ -128,6 +128,10 @@ export interface BulkFractionation {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

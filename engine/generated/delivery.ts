@@ -160,6 +160,10 @@ export interface Delivery {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

@@ -99,6 +99,10 @@ export interface ProductDeclaration {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

@@ -104,6 +104,10 @@ export interface ProductExport {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

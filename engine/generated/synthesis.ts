@@ -99,6 +99,10 @@ export interface Synthesis {
      */
     by?: string | number | {};
     /**
+     * By (name)
+     */
+    byName?: string;
+    /**
      * When
      */
     at?: string;

@@ -33,6 +33,8 @@ export interface PlanInput {
 
 export interface PlanContext {
   userId: string;
+  /** Who that is, kept in the history: whoever reads the record may not read users. */
+  userName?: string;
   /** ISO date-time of the transition: history, events and `$now`. */
   now: string;
   /** The language labels in error params are given in. */
@@ -157,7 +159,7 @@ export function planTransition(
   const effects = new Effects(plan, scope, ctx, required, labelOf, `${wf.name}:${String(record.id ?? '')}:${t.id}:${ctx.now}`);
   t.effects!.forEach((e, i) => effects.apply(e, i));
 
-  const entry: HistoryEntry = { transition: t.id, from: state, to: t.to, by: ctx.userId, at: ctx.now, ...(comment ? { comment } : {}) };
+  const entry: HistoryEntry = { transition: t.id, from: state, to: t.to, by: ctx.userId, ...(ctx.userName ? { byName: ctx.userName } : {}), at: ctx.now, ...(comment ? { comment } : {}) };
   const history = Array.isArray(next[HISTORY_FIELD]) ? (next[HISTORY_FIELD] as unknown[]) : [];
   plan.record = setPath({ ...next, [HISTORY_FIELD]: [...history, entry] }, wf.stateField, t.to);
   return plan;

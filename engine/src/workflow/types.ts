@@ -173,6 +173,8 @@ export interface HistoryEntry {
   from: string;
   to: string;
   by: string;
+  /** The user's display name when the transition was taken. */
+  byName?: string;
   at: string;
   comment?: string;
 }

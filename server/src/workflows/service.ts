@@ -206,7 +206,7 @@ export class OperationService {
     let plan: TransitionPlan;
     const now = this.clock().toISOString();
     try {
-      const ctx = { userId: p.userId, now, lang, lookup: await this.lookup(wf, before) };
+      const ctx = { userId: p.userId, userName: p.displayName, now, lang, lookup: await this.lookup(wf, before) };
       plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;

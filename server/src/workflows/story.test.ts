@@ -90,7 +90,8 @@ describe('import → declaration → delivery → partial reject → rejection a
     await expectStock([[ai, 'AI-001', plant, 0]]);
     const done = (await ok('POST', `/api/v3/operations/product_import/${rec.id}/transitions/confirm`, sender, { comment: 'arrived' })).record;
     expect(done.status).toBe('Imported');
-    expect(done.history).toMatchObject([{ transition: 'confirm', from: 'Draft', to: 'Imported', comment: 'arrived' }]);
+    // Who took it, by id and by the name the reader of the record can show without reading users.
+    expect(done.history).toMatchObject([{ transition: 'confirm', from: 'Draft', to: 'Imported', comment: 'arrived', byName: 'Test User' }]);
     await expectStock([[ai, 'AI-001', plant, 500]]);
     const row = (await ok('GET', `/api/v3/stock?material=${ai}`, viewer)).data[0];
     expect(row).toMatchObject({ expirationDate: '2027-01-15', elaborationDate: '2025-01-15', unit: kg });

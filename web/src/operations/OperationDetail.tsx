@@ -119,7 +119,7 @@ export function OperationDetail() {
         <tbody>
           {historyOf(record).map((h, i) => (
             <tr key={i} data-testid="history-entry" data-transition={h.transition}>
-              <td>{historyWhen(h.at)}</td><td>{(byRef && refTitles?.[byRef]?.[h.by]) || h.by}</td>
+              <td>{historyWhen(h.at)}</td><td>{h.byName || (byRef && refTitles?.[byRef]?.[h.by]) || h.by}</td>
               <td><StateBadge workflow={workflow} state={h.from} /></td><td><StateBadge workflow={workflow} state={h.to} /></td>
               <td>{h.comment ?? ''}</td>
             </tr>
