@@ -261,7 +261,10 @@ describe.each(['en', 'es'] as const)('the operations story in %s', (lang) => {
     await expectState(fr, delivery, 'Draft', lang);
     await take(fr, delivery, 'confirm', lang);
     await expectState(fr, delivery, 'In-Progress', lang);
-    await expectLineStock(fr, ids.product, productLot, { [ids.plant]: 250, [ids.distributor]: 0 });
+    await expectLineStock(fr, ids.product, productLot, { [ids.plant]: 250 });
+    // The receiver's deposit is not in the sender's warehouse: its stock is not shown here, and it holds none yet.
+    expect(await fr.locator(`[data-testid=line-stock][data-deposit="${ids.distributor}"]`).count()).toBe(0);
+    expect(await apiStock(ids.product, productLot, ids.distributor)).toBe(0);
   });
 
   it('the distributor rejects part of it from the work tray: what was accepted is in its deposit', async () => {

@@ -22,7 +22,7 @@ export function OperationDetail() {
   const { t } = useTranslation();
   const toast = useToast();
   const { registry, lang } = useMasterData();
-  const { view, ops, warehouseName } = useOperation();
+  const { view, ops, warehouse, warehouseName } = useOperation();
   const { workflow, entity } = view;
   const [answer, setAnswer] = useState<OperationAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,7 +41,9 @@ export function OperationDetail() {
   const fields = useMemo(() => formOf(registry, entity)?.fields ?? [], [registry, entity]);
   const specs = useMemo(() => columnsOf(registry, entity, lang).filter((c) => !c.sync && c.path !== workflow.stateField), [registry, entity, lang, workflow.stateField]);
   const lines = useMemo(() => (record ? linesOf(workflow.lines, record) : []), [record, workflow.lines]);
-  const depositFields = useMemo(() => workflow.depositFields.filter((f) => record && typeof record[f] === 'string' && record[f]), [workflow.depositFields, record]);
+  // Stock is shown at the record's deposits the selected warehouse holds: the others' stock is theirs (the API narrows it too).
+  const depositFields = useMemo(() => workflow.depositFields.filter((f) => record && typeof record[f] === 'string' && record[f]
+    && (!warehouse || warehouse.warehouseList.some((w) => w.id === record[f]))), [workflow.depositFields, record, warehouse]);
   const stock = useLineStock(workflow.lines, lines, depositFields.map((f) => String(record?.[f])), version);
   const lineField = workflow.lines ? fieldAt(fields, workflow.lines.field) : undefined;
   const refTitles = useTitles(useMemo(() => referencedByRecord(record, fields), [record, fields]));
