@@ -28,7 +28,7 @@ export interface BulkFractionation {
   /**
    * Unit of measure
    */
-  uom?: string;
+  uom?: string | number | {};
   /**
    * IBC batches
    *
@@ -52,7 +52,7 @@ export interface BulkFractionation {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * IBC
        */
@@ -82,7 +82,7 @@ export interface BulkFractionation {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * IBC
        */

@@ -73,7 +73,7 @@ export interface Delivery {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * Rejected
        */
@@ -99,7 +99,7 @@ export interface Delivery {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * Rejected
        */

@@ -32,7 +32,7 @@ export interface ProductDeclaration {
   /**
    * Unit of measure
    */
-  uom?: string;
+  uom?: string | number | {};
   /**
    * Elaboration date
    */
@@ -62,7 +62,7 @@ export interface ProductDeclaration {
     /**
      * Unit of measure
      */
-    uom?: string;
+    uom?: string | number | {};
     /**
      * Consumption status
      */

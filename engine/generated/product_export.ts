@@ -48,7 +48,7 @@ export interface ProductExport {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
     },
     ...{
       /**
@@ -66,7 +66,7 @@ export interface ProductExport {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
     }[]
   ];
   /**

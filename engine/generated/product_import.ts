@@ -44,7 +44,7 @@ export interface ProductImport {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * Elaboration date
        */
@@ -70,7 +70,7 @@ export interface ProductImport {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
       /**
        * Elaboration date
        */

@@ -40,7 +40,7 @@ export interface Scrapping {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
     },
     ...{
       /**
@@ -58,7 +58,7 @@ export interface Scrapping {
       /**
        * Unit of measure
        */
-      uom?: string;
+      uom?: string | number | {};
     }[]
   ];
   /**
