@@ -1,5 +1,5 @@
 import {
-  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, deriveFields, ERRORS, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
+  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, deriveFields, ERRORS, HISTORY_FIELD, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
   type PlanLookup, type Registry, type TransitionPlan, type WorkflowDef,
 } from '../../../engine/src/index';
 import { sortablePaths } from '../../../engine/src/list/index';
@@ -160,7 +160,7 @@ export class OperationService {
     const def = this.md.entity(wf.entity);
     const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
     // Derived last: a server field, which the pipeline keeps from the stored record.
-    const doc = { ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), history: [] } as Doc;
+    const doc = { ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), [HISTORY_FIELD]: [] } as Doc;
     return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
   }
 
@@ -172,7 +172,7 @@ export class OperationService {
     const notDraft = (state: unknown) => new ApiError('OPERATION_NOT_DRAFT', { entity: localize(def.label, lang), state: String(state ?? ''), initial: wf.initial });
     if (before[wf.stateField] !== wf.initial) throw notDraft(before[wf.stateField]);
     const value = await this.checkedDraft(wf, body, before, warehouse, lang);
-    const doc = { ...deriveFields(wf, stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString())), [wf.stateField]: wf.initial, history: before.history ?? [] } as Doc;
+    const doc = { ...deriveFields(wf, stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString())), [wf.stateField]: wf.initial, [HISTORY_FIELD]: before[HISTORY_FIELD] ?? [] } as Doc;
     return this.md.present(def, await this.applier.exclusive(async (s) => {
       // Confirmed meanwhile: the edit would rewrite what already left the deposit.
       const now = await s.get(wf.entity, id);
