@@ -98,7 +98,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       if (ids.has(t.id)) add(file, `${at}/id`, `transition "${t.id}" is declared twice`);
       ids.add(t.id);
       t.from.forEach((s, j) => { if (!states.has(s)) add(file, `${at}/from/${j}`, `state "${s}" is not declared`); });
-      if (!states.has(t.to)) add(file, `${at}/to`, `state "${t.to}" is not declared`);
+      if (t.to !== undefined && !states.has(t.to)) add(file, `${at}/to`, `state "${t.to}" is not declared`);
       checkAccess(file, `${at}/access`, t.access);
       t.requires?.forEach((f, j) => need(`${at}/requires/${j}`, f));
       t.input?.forEach((f, j) => need(`${at}/input/${j}`, f));

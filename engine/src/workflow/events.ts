@@ -11,6 +11,12 @@ export interface PlanLookup {
   materials?: Readonly<Record<string, { gtin?: string; uom?: string; name?: string }>>;
   /** `companyPrefixLength` splits a GLN into an SGLN; without it the GLN is named by its GS1 Digital Link. */
   deposits?: Readonly<Record<string, { gln?: string; name?: string; companyPrefixLength?: number }>>;
+  /**
+   * The records `transitionRecords` effects reference, by entity then id, as stored, and their
+   * places' names for RECORD_NOT_AVAILABLE (`places`: deposit or company id → name).
+   */
+  records?: Readonly<Record<string, Readonly<Record<string, Record<string, unknown>>>>>;
+  places?: Readonly<Record<string, string>>;
 }
 
 export const EPCIS_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';

@@ -155,13 +155,14 @@ export function planTransition(
     throw new WorkflowError('TRANSITION_GUARD_FAILED', { transition, reason: t.guardMessage ? localize(t.guardMessage, lang) : '' });
   }
 
-  const plan: TransitionPlan = { record: next, movements: [], lots: [], events: [], alerts: [], updates: [] };
+  const plan: TransitionPlan = { record: next, movements: [], lots: [], events: [], alerts: [], updates: [], records: [], logs: [] };
   const effects = new Effects(plan, scope, ctx, required, labelOf, `${wf.name}:${String(record.id ?? '')}:${t.id}:${ctx.now}`);
   t.effects!.forEach((e, i) => effects.apply(e, i));
 
-  const entry: HistoryEntry = { transition: t.id, from: state, to: t.to, by: ctx.userId, ...(ctx.userName ? { byName: ctx.userName } : {}), at: ctx.now, ...(comment ? { comment } : {}) };
+  const to = t.to ?? state;
+  const entry: HistoryEntry = { transition: t.id, from: state, to, by: ctx.userId, ...(ctx.userName ? { byName: ctx.userName } : {}), at: ctx.now, ...(comment ? { comment } : {}) };
   const history = Array.isArray(next[HISTORY_FIELD]) ? (next[HISTORY_FIELD] as unknown[]) : [];
-  plan.record = setPath({ ...next, [HISTORY_FIELD]: [...history, entry] }, wf.stateField, t.to);
+  plan.record = setPath({ ...next, [HISTORY_FIELD]: [...history, entry] }, wf.stateField, to);
   return plan;
 }
 

@@ -52,7 +52,71 @@ export type EffectDef =
   /** An alert record (entity `alert`) with a title and description in every language. */
   | { type: 'raiseAlert'; title: LocalText; description: LocalText; severity?: 'info' | 'warning' | 'error' }
   /** Sets fields of another record: `id` references it, `set` maps dotted paths to values. */
-  | { type: 'updateRecord'; entity: string; id: ValueRef; set: Record<string, ValueRef> };
+  | { type: 'updateRecord'; entity: string; id: ValueRef; set: Record<string, ValueRef> }
+  /**
+   * Sets fields of the record itself (`set`: dotted path → value) and adds to numeric ones (`inc`:
+   * dotted path → amount; a blank field counts as 0), e.g. an IBC's fill count on each filling.
+   */
+  | { type: 'setFields'; set?: Record<string, ValueRef>; inc?: Record<string, number> }
+  | TransitionRecordsEffect;
+
+/**
+ * Takes a transition of another workflow on each record the lines reference (e.g. an IBC delivery
+ * ships every IBC it lists: the `ibc` workflow's `ship` on each). The server hands the referenced
+ * records in through `PlanLookup.records`; each is planned like a transition of its own (its
+ * `from`, requires, refuse rules, input checks and effects), and its writes join this plan, so
+ * the whole operation is written all or nothing. A referenced record absent from the lookup is
+ * RECORD_NOT_FOUND; one in a state the transition does not start from, or not matching `match`,
+ * is RECORD_NOT_AVAILABLE (409) naming its state and where it is.
+ */
+export interface TransitionRecordsEffect {
+  type: 'transitionRecords';
+  /** The workflow governing the referenced records (e.g. `ibc`). */
+  workflow: string;
+  /** That workflow's transition id, or `$line.<field>` choosing one per line (the field's options must be transition ids). */
+  transition: ValueRef;
+  /** The record's list field and, in each line, the field holding the referenced record's id. */
+  records: { field: string; id: string };
+  /** The input handed to each referenced record's transition: its dotted path → value (`$line.topSeal`, `$record.deposit`). */
+  fields?: Record<string, ValueRef>;
+  /** Fields each referenced record must hold before the transition (`{"deposit_id": "$record.deposit"}`), else RECORD_NOT_AVAILABLE. */
+  match?: Record<string, ValueRef>;
+}
+
+/**
+ * A rule refusing a transition (TRANSITION_REFUSED, 409) when its query matches the record after
+ * the input is merged. In the query, the strings `$today` (YYYY-MM-DD) and `$now` (ISO date-time)
+ * stand for the transition's time. The message is interpolated with `{path}` placeholders read
+ * from the record (`{serial_number}`, `{nextInspectionDate}`).
+ */
+export interface RefuseRule {
+  when: Record<string, unknown>;
+  message: LocalText;
+}
+
+/**
+ * A row written to a log entity on every transition of a workflow (e.g. `ibc_event`, the IBC life
+ * cycle the holdings and fleet measures are computed from). Every row has `record` (the record's
+ * id), `transition`, `from`, `to`, `at`, `by`, `operation` ({workflow, id, transition} of the
+ * operation that caused it, when one did) and `since` (when the record entered `from`: the `at`
+ * of its previous history entry, or its createdAt), plus `fields` (name → value, resolved against
+ * the record after the transition).
+ */
+export interface LogDef {
+  entity: string;
+  fields: Record<string, ValueRef>;
+}
+
+/**
+ * A record field whose value must name an active (state 1) record of another entity by a key
+ * field (not by id): a bulk delivery's `truckMapping.truckNo` must be a registered truck's
+ * `truckNo`. Checked on every draft save and transition; NOT_REGISTERED (400) otherwise.
+ */
+export interface RegisteredDef {
+  field: string;
+  entity: string;
+  key: string;
+}
 
 export interface EventTemplate {
   /** ObjectEvent or TransformationEvent. */
@@ -67,6 +131,11 @@ export interface EventTemplate {
   bizLocation?: ValueRef;
   source?: { type: string; value: ValueRef }[];
   destination?: { type: string; value: ValueRef }[];
+  /**
+   * ObjectEvent: serialised objects listed in the epcList, each a value such as
+   * `$record.serial_number` turned into an asset URI (`assetUri`); an event with epcs needs no lines.
+   */
+  epcs?: ValueRef[];
   /** ObjectEvent: the lines whose quantities are listed (default: the workflow's lines). */
   lines?: LinesDef;
   /** ObjectEvent: the quantity listed per line (default: the line's quantity), e.g. `$line.accepted`; lines at 0 are left out. */
@@ -82,9 +151,14 @@ export interface TransitionDef {
   id: string;
   label: LocalText;
   from: string[];
-  to: string;
-  /** The access key the actor needs for this transition. */
+  /** The state after it; absent: the state stays (mapping an NFC tag, moving an IBC between one's own deposits). */
+  to?: string;
+  /** The access key the actor needs for this transition (or a key whose `operations` list one of this transition's). */
   access: string;
+  /** The backend operation keys (SPEC 7) this transition serves, e.g. `completeQC`: a key listing one of them grants it. */
+  operations?: string[];
+  /** Rules refusing the transition, checked after `requires` and the guard. */
+  refuse?: RefuseRule[];
   /** Record fields that must be filled (after the input is merged) to take it. */
   requires?: string[];
   /** Fields the transition's input may set (e.g. per-line rejected quantities); nothing else is taken from it. */
@@ -143,6 +217,16 @@ export interface WorkflowDefinition {
   declarable?: boolean;
   /** Fields derived from the record on create and edit of drafts, in order (sanitised: always a list). */
   derive?: DeriveDef[];
+  /**
+   * The backend operation keys (SPEC 7) served by this workflow's routes: `read` by its list and
+   * read routes (`searchReturnRequest`, `fetchDeliveries`), `draft` by create and edit
+   * (`saveReturnRequest`, `createDelivery`). A key listing one of them grants that route.
+   */
+  operations?: { read?: string[]; draft?: string[] };
+  /** A row written to a log entity on every transition. */
+  log?: LogDef;
+  /** Fields that must name registered records by key (sanitised: always a list). */
+  registered?: RegisteredDef[];
 }
 
 /** What a transition does, computed by the engine without I/O; the server applies all of it or none. */
@@ -156,6 +240,14 @@ export interface TransitionPlan {
   events: Record<string, unknown>[];
   alerts: { title: LocalText; description: LocalText; severity: 'info' | 'warning' | 'error' }[];
   updates: { entity: string; id: string; set: Record<string, unknown> }[];
+  /**
+   * Records of other workflows transitioned by `transitionRecords`, as they will be stored (state
+   * changed, input merged, history appended); `before` is what the plan was computed from, so the
+   * server refuses the whole plan (TRANSITION_CONFLICT) if any of them changed meanwhile.
+   */
+  records: { workflow: string; entity: string; id: string; before: { state: string; updatedAt?: string }; record: Record<string, unknown> }[];
+  /** Log rows (`WorkflowDefinition.log`) of this record's transition and of every record it transitioned. */
+  logs: { entity: string; doc: Record<string, unknown> }[];
 }
 
 export interface PlannedMovement {

@@ -29,6 +29,8 @@ const plan = (record: StoredDoc, over: Partial<TransitionPlan> = {}): Transition
   ],
   alerts: [{ title: { en: 'Low', es: 'Bajo', fr: 'Bas' }, description: { en: 'd', es: 'd', fr: 'd' }, severity: 'warning' }],
   updates: [{ entity: 'material', id: 'M1', set: { critical: true } }],
+  records: [],
+  logs: [],
   ...over,
 });
 const counts = async () => Promise.all([MOVEMENTS, BALANCES, 'lot', 'object_events', 'transformation_events', 'alert'].map((c) => store.count(c)));
