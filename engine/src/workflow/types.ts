@@ -8,12 +8,18 @@ import type { LocalText } from '../text';
  * names a path, anything else is a literal:
  *   `$record.<path>`  the record after the transition's input is merged (e.g. `$record.deposit`)
  *   `$line.<path>`    the current line, in an effect or template that walks lines
+ *   `$before.<path>`  the record as it was before the transition (the deposit an IBC leaves)
  *   `$actor.userId`, `$now`, `$transition.comment`
  * A path is dotted; nothing else (no arithmetic): not an expression language.
  */
 export type ValueRef = string | number | boolean | null;
 
-/** Where the product lines of a record are, and which of their fields mean what. */
+/**
+ * Where the product lines of a record are, and which of their fields mean what. `material`,
+ * `batch`, `quantity` and `unit` are dotted paths within a line (`content.material` on an IBC);
+ * `material`, `batch` and `unit` may instead be `$record.<path>`, one value for every line (an IBC
+ * batch preparation fills every container from the record's one source lot).
+ */
 export interface LinesDef {
   /** The record field holding the lines (an array of objects); `.` means the record itself is one line. */
   field: string;
@@ -37,8 +43,15 @@ export interface WorkflowState {
   final?: boolean;
 }
 
-/** Effects: the fixed vocabulary the engine knows. A new kind is engine code (plan.ts). */
-export type EffectDef =
+/**
+ * Effects: the fixed vocabulary the engine knows. A new kind is engine code (plan.ts). Any effect
+ * may carry `when`: a MongoDB-style query (mingo; `$today`/`$now` as in RefuseRule) over the
+ * record after the input is merged; the effect runs only when it matches (a full IBC's return
+ * moves its content, an empty one's does not).
+ */
+export type EffectDef = EffectKind & { when?: Record<string, unknown> };
+
+export type EffectKind =
   /** Stock arrives at `deposit` for each line (`lines` defaults to the workflow's); creates the lot when new. */
   | { type: 'addStock'; deposit: ValueRef; lines?: LinesDef; quantity?: ValueRef; lot?: { elaborationDate?: ValueRef; expirationDate?: ValueRef } }
   /** Stock leaves `deposit` for each line; refused when any balance would go negative. */
