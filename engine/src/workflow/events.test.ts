@@ -26,7 +26,7 @@ const record = {
   material: 'p1', batch: 'P 1', quantity: 100,
   lines: [{ material: 'm1', batch: 'L/1', amount: 10, uom: 'kg' }, { material: 'm2', batch: 'L2', amount: 4.5, uom: 'bolsa' }],
 };
-const build = (tpl: EventTemplate) => buildEvent(tpl, { scope: { record, userId: 'u1', now }, lookup, key: JSON.stringify(tpl) })!;
+const build = (tpl: EventTemplate) => buildEvent(tpl, { scope: { record, userId: 'u1', now }, entity: 'shipment', lookup, key: JSON.stringify(tpl) })!;
 
 /** One event of each kind the workflows emit. */
 const templates: Record<string, EventTemplate> = {
@@ -86,6 +86,6 @@ describe('EPCIS 2.0 events', () => {
   });
 
   it('emits nothing about no goods', () => {
-    expect(buildEvent({ ...templates.receiving, quantity: 0 }, { scope: { record, userId: 'u1', now }, key: 'k' })).toBeUndefined();
+    expect(buildEvent({ ...templates.receiving, quantity: 0 }, { scope: { record, userId: 'u1', now }, entity: 'shipment', key: 'k' })).toBeUndefined();
   });
 });

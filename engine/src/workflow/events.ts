@@ -1,6 +1,6 @@
 import { cbvName } from './cbv';
 import type { EventTemplate, LinesDef, ValueRef } from './types';
-import { linesOf, resolveRef, type RefScope } from './values';
+import { lineValue, linesOf, resolveRef, type RefScope } from './values';
 
 /**
  * What the server knows about the materials and deposits a transition names, handed in as plain
@@ -35,6 +35,11 @@ export function locationUri(id: string, lookup: PlanLookup = {}): string {
     return `https://id.gs1.org/414/${gln}`;
   }
   return `${URN}:location:${enc(id)}`;
+}
+
+/** A serialised object of the platform (an IBC by its serial number) as an EPCIS epc. */
+export function assetUri(entity: string, value: string): string {
+  return `${URN}:asset:${enc(entity)}:${enc(value)}`;
 }
 
 /** A lot of a material as an EPCIS class (quantityList epcClass). */
@@ -88,10 +93,10 @@ function quantityList(lines: LinesDef, quantity: ValueRef | undefined, scope: Re
   for (const line of linesOf(scope.record, lines)) {
     const lineScope = { ...scope, line };
     const q = Number(resolveRef(quantity ?? `$line.${lines.quantity}`, lineScope));
-    const material = String(line[lines.material] ?? '');
-    const batch = String(line[lines.batch] ?? '');
+    const material = String(lineValue(lines.material, lineScope) ?? '');
+    const batch = String(lineValue(lines.batch, lineScope) ?? '');
     if (!(q > 0) || !material) continue;
-    const uom = epcisUom(lines.unit ? line[lines.unit] : undefined) ?? epcisUom(lookup.materials?.[material]?.uom);
+    const uom = epcisUom(lines.unit ? lineValue(lines.unit, lineScope) : undefined) ?? epcisUom(lookup.materials?.[material]?.uom);
     out.push({ epcClass: lotClassUri(material, batch, lookup), quantity: q, ...(uom ? { uom } : {}) });
   }
   return out;
@@ -105,6 +110,8 @@ function idOf(ref: ValueRef | undefined, scope: RefScope): string | undefined {
 
 export interface EventContext {
   scope: RefScope;
+  /** The entity of the record planned: its `epcs` are assets of it. */
+  entity: string;
   lookup?: PlanLookup;
   /** Names the event uniquely and stably: workflow, record id, transition, effect index. */
   key: string;
@@ -112,10 +119,11 @@ export interface EventContext {
 
 /**
  * One EPCIS 2.0 event (JSON-LD, standalone, so with its `@context`) from a template, or nothing
- * when no line has a quantity to list (a receiving event after a total reject), since an event
- * about no goods is not valid EPCIS. `lines`, `inputs` and `outputs` are the sanitised ones.
+ * when it names no goods: no line with a quantity to list (a receiving event after a total
+ * reject) and no epc, since an event about no goods is not valid EPCIS. `lines`, `inputs` and
+ * `outputs` are the sanitised ones.
  */
-export function buildEvent(tpl: EventTemplate, { scope, lookup = {}, key }: EventContext): Record<string, unknown> | undefined {
+export function buildEvent(tpl: EventTemplate, { scope, entity, lookup = {}, key }: EventContext): Record<string, unknown> | undefined {
   const event: Record<string, unknown> = {
     '@context': [EPCIS_CONTEXT],
     type: tpl.type,
@@ -125,8 +133,11 @@ export function buildEvent(tpl: EventTemplate, { scope, lookup = {}, key }: Even
   };
   if (tpl.type === 'ObjectEvent') {
     const list = tpl.lines ? quantityList(tpl.lines, tpl.quantity, scope, lookup) : [];
-    if (list.length === 0) return undefined;
-    Object.assign(event, { action: tpl.action, quantityList: list });
+    const epcs = (tpl.epcs ?? []).flatMap((ref) => { const id = idOf(ref, scope); return id ? [assetUri(entity, id)] : []; });
+    if (list.length === 0 && epcs.length === 0) return undefined;
+    event.action = tpl.action;
+    if (epcs.length) event.epcList = epcs;
+    if (list.length) event.quantityList = list;
   } else {
     const inputs = tpl.inputs ? quantityList(tpl.inputs, undefined, scope, lookup) : [];
     const outputs = tpl.outputs ? quantityList(tpl.outputs, undefined, scope, lookup) : [];

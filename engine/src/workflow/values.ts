@@ -6,19 +6,22 @@ type Rec = Record<string, unknown>;
 /** What `$` references read while a transition is planned. */
 export interface RefScope {
   record: Rec;
+  /** The record as it was before the transition (`$before.<path>`). */
+  before?: Rec;
   line?: Rec;
   userId: string;
   now: string;
   comment?: string;
 }
 
-/** `$record.x`, `$line.x`, `$actor.userId`, `$now`, `$transition.comment`; anything else is a literal. */
+/** `$record.x`, `$before.x`, `$line.x`, `$actor.userId`, `$now`, `$transition.comment`; anything else is a literal. */
 export function resolveRef(ref: ValueRef, scope: RefScope): unknown {
   if (typeof ref !== 'string' || !ref.startsWith('$')) return ref;
   const [head, ...rest] = ref.slice(1).split('.');
   const path = rest.join('.');
   switch (head) {
     case 'record': return getPath(scope.record, path);
+    case 'before': return scope.before === undefined ? undefined : getPath(scope.before, path);
     case 'line': return scope.line === undefined ? undefined : getPath(scope.line, path);
     case 'actor': return path === 'userId' ? scope.userId : undefined;
     case 'now': return scope.now;
@@ -37,6 +40,14 @@ export function linesOf(record: Rec, lines: LinesDef): Rec[] {
   if (lines.field === '.') return [record];
   const v = getPath(record, lines.field);
   return Array.isArray(v) ? v.filter(isRecord) : [];
+}
+
+/**
+ * A line's value for one of a LinesDef's roles: a dotted path within the line, or `$record.<path>`
+ * (one value for every line, e.g. the source lot a batch preparation fills each container from).
+ */
+export function lineValue(path: string, scope: RefScope & { line: Rec }): unknown {
+  return resolveRef(path.startsWith('$') ? path : `$line.${path}`, scope);
 }
 
 /** A copy of `value` with `path` set (objects on the way are copied, never shared). */
