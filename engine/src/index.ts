@@ -26,3 +26,5 @@ export * from './workflow/plan';
 export * from './workflow/derive';
 export * from './workflow/events';
 export * from './workflow/cbv';
+export * from './workflow/access';
+export { lineValue, linesOf } from './workflow/values';

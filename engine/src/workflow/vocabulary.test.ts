@@ -270,3 +270,137 @@ describe('lines by dotted path and record-wide values', () => {
     expect(p.events[0]).toMatchObject({ quantityList: [{ epcClass: 'https://id.gs1.org/01/07790001000017/10/L1', quantity: 500, uom: 'LTR' }] });
   });
 });
+
+describe('asset epcs', () => {
+  it('name the record by an asset URI; an event with epcs and no quantity validates against the EPCIS schema', () => {
+    expect(assetUri('ibc_container', 'S/1 A')).toBe('urn:tracemesh:asset:ibc_container:S%2F1%20A');
+    const p = planIbc(ibc('i1', { status: 'prepared', serial_number: 'S/1 A' }), 'ship', { fields: { inTransitTo: 'd2' } });
+    expect(p.events).toHaveLength(1);
+    const [event] = p.events;
+    expect(event).toMatchObject({ type: 'ObjectEvent', action: 'OBSERVE', epcList: ['urn:tracemesh:asset:ibc_container:S%2F1%20A'], bizStep: 'shipping' });
+    expect(event).not.toHaveProperty('quantityList');
+    expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('list the content as quantities beside the epc when there is some, still valid EPCIS', () => {
+    const [event] = planIbc(ibc('i1'), 'fill', fillInput).events;
+    expect(event).toMatchObject({ epcList: ['urn:tracemesh:asset:ibc_container:S-i1'], quantityList: [{ epcClass: 'urn:tracemesh:class:m1:L1', quantity: 500, uom: 'LTR' }] });
+    expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+    const doc = { '@context': event['@context'], type: 'EPCISDocument', schemaVersion: '2.0', creationDate: now, epcisBody: { eventList: [event] } };
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('an event with neither epcs nor quantities is not emitted', () => {
+    const tpl = { type: 'ObjectEvent' as const, action: 'OBSERVE' as const, bizStep: 'shipping', epcs: ['$record.nothing'], lines: contentLines };
+    expect(buildEvent(tpl, { scope: { record: ibc('i1'), userId: 'u1', now }, entity: 'ibc_container', key: 'k' })).toBeUndefined();
+  });
+});
+
+describe('transitions over referenced records', () => {
+  const three = () => [ibc('i1'), ibc('i2'), ibc('i3', { numberOfUses: 2, history: [{ transition: 'passQC', from: 'in_qc', to: 'in_stock_empty', by: 'u0', at: '2026-02-10T08:00:00.000Z' }] })];
+  const confirm = (records: Rec[], record = filling(), ctx = ctxWith(records)) => planTransition(reg, reg.workflows.filling, record, 'confirm', {}, ctx);
+
+  it('take the transition on every listed record, with its input, and join their writes to the plan', () => {
+    const records = three();
+    const p = confirm(records);
+    expect(p.record.status).toBe('Prepared');
+    expect(p.records.map((r) => [r.workflow, r.entity, r.id, r.before, r.record.status, r.record.topSeal, r.record.numberOfUses])).toEqual([
+      ['ibc', 'ibc_container', 'i1', { state: 'in_stock_empty' }, 'prepared', 'T1', 1],
+      ['ibc', 'ibc_container', 'i2', { state: 'in_stock_empty' }, 'prepared', 'T2', 1],
+      ['ibc', 'ibc_container', 'i3', { state: 'in_stock_empty' }, 'prepared', 'T3', 3],
+    ]);
+    expect(p.records[1].record.content).toEqual({ material: 'm1', batch: 'L1', quantity: 800, uom: 'LTR' });
+    expect((p.records[2].record.history as Rec[]).at(-1)).toEqual({ transition: 'fill', from: 'in_stock_empty', to: 'prepared', by: 'u1', at: now });
+    // One event per IBC, each named uniquely and the same when planned again.
+    expect(p.events.map((e) => e.epcList)).toEqual([['urn:tracemesh:asset:ibc_container:S-i1'], ['urn:tracemesh:asset:ibc_container:S-i2'], ['urn:tracemesh:asset:ibc_container:S-i3']]);
+    expect(new Set(p.events.map((e) => e.eventID)).size).toBe(3);
+    expect(confirm(three()).events.map((e) => e.eventID)).toEqual(p.events.map((e) => e.eventID));
+    // Nothing handed in was changed.
+    expect(records).toEqual(three());
+  });
+
+  it('refuse the whole operation when the second of three is in another state, naming it, its state and its place', () => {
+    const records = [ibc('i1'), ibc('i2', { status: 'at_customer', deposit_id: 'd2', customer: 'c9' }), ibc('i3')];
+    const e = refusal(() => confirm(records));
+    expect([e.code, e.params, e.field]).toEqual([
+      'RECORD_NOT_AVAILABLE', { entity: 'IBC', record: 'S-i2', state: 'at customer', place: 'Agro SA', transition: 'Fill' }, 'containers.1.ibc',
+    ]);
+    expect(e.message).toBe('IBC S-i2 is at customer at Agro SA: Fill cannot use it');
+    expect(records[0].status).toBe('in_stock_empty');
+  });
+
+  it('refuse a record not where the operation says (match), naming the deposit it is at', () => {
+    const e = refusal(() => confirm([ibc('i1'), ibc('i2'), ibc('i3', { deposit_id: 'd2' })], filling(), ctxWith([ibc('i1'), ibc('i2'), ibc('i3', { deposit_id: 'd2' })], { lang: 'fr' })));
+    expect([e.code, e.params, e.field]).toEqual([
+      'RECORD_NOT_AVAILABLE', { entity: 'IBC (fr)', record: 'S-i3', state: 'in stock empty (fr)', place: 'Rosario', transition: 'Fill (fr)' }, 'containers.2.ibc',
+    ]);
+  });
+
+  it('refuse a record absent from the lookup, and one listed twice (its second turn finds it filled)', () => {
+    const missing = refusal(() => confirm([ibc('i1'), ibc('i3')]));
+    expect([missing.code, missing.params, missing.field]).toEqual(['RECORD_NOT_FOUND', { entity: 'IBC', id: 'i2' }, 'containers.1.ibc']);
+    const twice = filling({ containers: [{ ibc: 'i1', quantity: 10, topSeal: 'T1' }, { ibc: 'i1', quantity: 10, topSeal: 'T1' }] });
+    const e = refusal(() => confirm([ibc('i1')], twice));
+    expect([e.code, e.params.state, e.field]).toEqual(['RECORD_NOT_AVAILABLE', 'prepared', 'containers.1.ibc']);
+  });
+
+  it("a referenced record's own refusal points at the parent's line field its input came from", () => {
+    const late = refusal(() => confirm([ibc('i1'), ibc('i2', { nextInspectionDate: '2026-01-01' }), ibc('i3')]));
+    expect([late.code, late.params.reason, late.field]).toEqual(['TRANSITION_REFUSED', 'IBC S-i2 is past its periodic inspection date, 2026-01-01', 'containers.1.ibc']);
+    const noSeal = filling({ containers: [{ ibc: 'i1', quantity: 10 }] });
+    const e = refusal(() => confirm([ibc('i1')], noSeal));
+    expect([e.code, e.params, e.field]).toEqual(['TRANSITION_FIELD_REQUIRED', { label: 'Top seal', transition: 'Fill' }, 'containers.0.topSeal']);
+  });
+
+  it('read the transition from the line when the effect says $line.<field>', () => {
+    const prepared = [ibc('i1', { status: 'prepared' }), ibc('i2', { status: 'prepared' })];
+    const record = filling({ status: 'Prepared', containers: [{ ibc: 'i1', action: 'ship' }, { ibc: 'i2', action: 'mapNfc' }] });
+    const e = refusal(() => planTransition(reg, reg.workflows.filling, record, 'dispatch', {}, ctxWith(prepared)));
+    // mapNfc requires a tag the operation does not give: the line's own transition was taken.
+    expect([e.code, e.params.transition]).toEqual(['TRANSITION_FIELD_REQUIRED', 'Map NFC tag']);
+    const bad = filling({ status: 'Prepared', containers: [{ ibc: 'i1', action: 'fly' }] });
+    expect(refusal(() => planTransition(reg, reg.workflows.filling, bad, 'dispatch', {}, ctxWith(prepared))).code).toBe('TRANSITION_NOT_ALLOWED');
+    const ok = filling({ status: 'Prepared', containers: [{ ibc: 'i1', action: 'ship' }, { ibc: 'i2', action: 'ship' }] });
+    const p = planTransition(reg, reg.workflows.filling, ok, 'dispatch', {}, ctxWith(prepared));
+    expect(p.records.map((r) => [r.id, r.record.status, r.record.inTransitTo])).toEqual([['i1', 'in_transit', 'd2'], ['i2', 'in_transit', 'd2']]);
+  });
+
+  it(`follow referenced records ${MAX_RECORD_DEPTH} levels deep and refuse deeper, planning nothing`, () => {
+    const node = (id: string, children: string[] = []) => ibc(id, { children: children.map((c) => ({ id: c })) });
+    const touch = (nodes: Rec[]) => planTransition(reg, reg.workflows.node, nodes[0], 'touch', {}, ctxWith(nodes));
+    const p = touch([node('n1', ['n2']), node('n2', ['n3']), node('n3')]);
+    expect(p.records.map((r) => [r.id, r.record.numberOfUses])).toEqual([['n3', 1], ['n2', 1]]);
+    const e = refusal(() => touch([node('n1', ['n2']), node('n2', ['n3']), node('n3', ['n4']), node('n4')]));
+    expect([e.code, e.params.transition]).toEqual(['TRANSITION_REFUSED', 'Touch']);
+    expect(String(e.params.reason)).toContain(`more than ${MAX_RECORD_DEPTH} operations deep`);
+  });
+});
+
+describe('log rows', () => {
+  it('one per transition, for the operation and each record it transitions, with since, operation and stable ids', () => {
+    const records = [ibc('i1'), ibc('i2'), ibc('i3', { history: [{ transition: 'passQC', from: 'in_qc', to: 'in_stock_empty', by: 'u0', at: '2026-02-10T08:00:00.000Z' }] })];
+    const record = filling({ createdAt: '2026-02-27T09:00:00.000Z' });
+    const p = planTransition(reg, reg.workflows.filling, record, 'confirm', {}, ctxWith(records));
+    const operation = { workflow: 'filling', id: 'f1', transition: 'confirm' };
+    expect(p.logs.map((l) => l.entity)).toEqual(['ibc_event', 'ibc_event', 'ibc_event', 'filling_log']);
+    expect(p.logs[0].doc).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      record: 'i1', transition: 'fill', from: 'in_stock_empty', to: 'prepared', at: now, by: 'u1', since: '2025-01-01T00:00:00.000Z', operation,
+      // Resolved against the record after the transition: the fill count already counts this fill.
+      serial: 'S-i1', deposit: 'd1', uses: 1,
+    });
+    expect(p.logs[2].doc).toMatchObject({ record: 'i3', since: '2026-02-10T08:00:00.000Z', operation });
+    expect(p.logs[3].doc).toMatchObject({ record: 'f1', transition: 'confirm', from: 'Draft', to: 'Prepared', since: '2026-02-27T09:00:00.000Z', number: 'B-1' });
+    expect(p.logs[3].doc).not.toHaveProperty('operation');
+    const ids = p.logs.map((l) => l.doc.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(planTransition(reg, reg.workflows.filling, record, 'confirm', {}, ctxWith(records)).logs.map((l) => l.doc.id)).toEqual(ids);
+  });
+
+  it('a transition of the record itself logs since its last history entry, without an operation', () => {
+    const filled = planIbc(ibc('i1'), 'fill', fillInput).record;
+    const p = planIbc(filled, 'ship', { fields: { inTransitTo: 'd2' } }, ctxWith([], { now: '2026-03-05T10:00:00.000-03:00' }));
+    expect(p.logs).toEqual([{ entity: 'ibc_event', doc: expect.objectContaining({ record: 'i1', transition: 'ship', from: 'prepared', to: 'in_transit', since: now, at: '2026-03-05T10:00:00.000-03:00', uses: 1 }) }]);
+    expect(p.logs[0].doc).not.toHaveProperty('operation');
+  });
+});
