@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
 import { buildForm, pruneEmpty, routeWidgets, toErrorSchema, visibleMessages } from './formSchema';
-import { FIELD_WIDGETS, isRegisteredWidget, LAYOUT_WIDGETS } from './widgets/keys';
+import { FIELD_WIDGETS, isRegisteredWidget, LAYOUT_WIDGETS, LINE_LIST_FIELDS } from './widgets/keys';
+
+const LINE_LISTS = new Set(Object.values(LINE_LIST_FIELDS));
 
 const registry = requireDefinitions(process.cwd());
 type Node = Record<string, unknown>;
@@ -25,7 +27,7 @@ describe('generated forms', () => {
   it('mounts every widget key of the definitions on a registered component or the explicit fallback', () => {
     for (const name of Object.keys(registry.entities)) {
       walkUi(buildForm(registry, name, 'en', 'create')!.uiSchema, (n) => {
-        if (typeof n['ui:field'] === 'string') expect(FIELD_WIDGETS.has(n['ui:field'] as string)).toBe(true);
+        if (typeof n['ui:field'] === 'string') expect(FIELD_WIDGETS.has(n['ui:field'] as string) || LINE_LISTS.has(n['ui:field'] as string)).toBe(true);
         if (typeof n['ui:widget'] === 'string' && n['ui:widget'] !== 'hidden') expect(isRegisteredWidget(n['ui:widget'] as string) || n['ui:widget'] === 'fallback').toBe(true);
       });
     }

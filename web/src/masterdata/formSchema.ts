@@ -1,7 +1,7 @@
 import {
   formOf, prepareRecord, toJsonSchema, toUiSchema, type FieldDef, type FormatResult, type JsonSchema, type Lang, type Registry, type UiSchema,
 } from '../../../engine/src/index';
-import { FIELD_WIDGETS, LAYOUT_WIDGETS, isRegisteredWidget } from './widgets/keys';
+import { FIELD_WIDGETS, LAYOUT_WIDGETS, isRegisteredWidget, lineListField } from './widgets/keys';
 
 export type Purpose = 'create' | 'edit';
 
@@ -37,6 +37,8 @@ export function routeWidgets(schema: JsonSchema, ui: UiSchema): UiSchema {
     // RJSF reads an array's `widget` option as a widget name: lists keep only their layout options.
     const { widget: _w, ...rest } = options ?? {};
     out['ui:options'] = { ...rest, orderable: false };
+    const listField = lineListField(out.items);
+    if (listField) out['ui:field'] = listField;
     return out;
   }
   if (!widget || out['ui:widget'] === 'hidden') return out;

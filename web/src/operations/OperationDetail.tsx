@@ -9,6 +9,8 @@ import { useMasterData } from '../masterdata/useMasterData';
 import { useToast } from '../toasts/toast';
 import type { AllowedTransition, OperationAnswer } from './api';
 import { useOperation } from './context';
+import { EventsTimeline } from './EventsTimeline';
+import { ADR_DATE_FIELDS, ageYears, alertDaysBefore, dateAlert, IBC_EVENT_LOG, localToday, MANUFACTURE_FIELD } from './fleet';
 import { historyOf, historyWhen, isEditable, lineParts, linesOf, stockKey } from './model';
 import { StateBadge } from './StateBadge';
 import { TransitionDialog } from './TransitionDialog';
@@ -21,7 +23,7 @@ export function OperationDetail() {
   const navigate = useNavigate();
   const { t } = useTranslation();
   const toast = useToast();
-  const { registry, lang } = useMasterData();
+  const { registry, lang, settings } = useMasterData();
   const { view, ops, warehouse, warehouseName } = useOperation();
   const { workflow, entity } = view;
   const [answer, setAnswer] = useState<OperationAnswer | null>(null);
@@ -54,6 +56,10 @@ export function OperationDetail() {
   const sub = (path: string): FieldDef | undefined => lineField?.fields?.find((f) => f.id === path);
   // Who took a transition is a reference in the history's definition: shown by its title.
   const byRef = fieldAt(fields, 'history.by')?.ref;
+  const isIbc = workflow.log?.entity === IBC_EVENT_LOG;
+  const today = localToday();
+  const age = isIbc ? ageYears(record[MANUFACTURE_FIELD], today) : null;
+  const alertDays = alertDaysBefore(settings);
   const lineCols = workflow.lines ? [workflow.lines.material, workflow.lines.batch, workflow.lines.quantity, workflow.lines.unit, workflow.lines.rejected, workflow.lines.accepted].filter((x): x is string => !!x) : [];
 
   return (
@@ -76,8 +82,16 @@ export function OperationDetail() {
       <dl className="tm-op-fields">
         {specs.map((c) => {
           const text = cellText(c, record, lang, refTitles);
-          return text ? <div key={c.path} data-field={c.path}><dt>{c.label}</dt><dd><ValueLink field={c.field} value={getPath(record, c.path)} text={text} /></dd></div> : null;
+          if (!text) return null;
+          const alert = isIbc && ADR_DATE_FIELDS.includes(c.path) ? dateAlert(getPath(record, c.path), today, alertDays) : null;
+          return (
+            <div key={c.path} data-field={c.path} data-alert={alert ?? undefined} className={alert ? `tm-op-alert tm-op-alert--${alert}` : undefined}>
+              <dt>{c.label}</dt>
+              <dd><ValueLink field={c.field} value={getPath(record, c.path)} text={text} />{alert && <> <small>{t(`operations.ibc.${alert}`, { count: alertDays })}</small></>}</dd>
+            </div>
+          );
         })}
+        {age !== null && <div data-field="age" data-testid="ibc-age"><dt>{t('operations.ibc.age')}</dt><dd>{t('operations.ibc.years', { count: age })}</dd></div>}
       </dl>
 
       {workflow.lines && lines.length > 0 && (
@@ -129,6 +143,8 @@ export function OperationDetail() {
           {historyOf(record).length === 0 && <tr><td colSpan={5}>{t('operations.history.empty')}</td></tr>}
         </tbody>
       </table>
+
+      {isIbc && <EventsTimeline id={id} version={version} />}
 
       {open && (
         <TransitionDialog transition={open} record={record} onClose={() => setOpen(null)}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { type ColumnDef } from '@tanstack/react-table';
@@ -6,18 +6,23 @@ import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { fieldAt, formOf, localize } from '../../../engine/src/index';
-import { cellText, columnsOf, referencedIds, type ColumnSpec } from '../../../engine/src/list/index';
+import { cellText, columnsOf, recordTitle, referencedIds, type ColumnSpec } from '../../../engine/src/list/index';
 import type { Rec } from '../masterdata/api';
 import { ServerTable, useServerPagedTable } from '../masterdata/ServerTable';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { SyncFilter } from './api';
 import { useOperation } from './context';
-import { syncState } from './model';
+import { FleetFilters } from './FleetFilters';
+import { MeasuresPanel } from './MeasuresPanel';
+import { locatedRecords, stateBadge, stateOf, syncState } from './model';
+import { mapSettings } from '../masterdata/widgets/mapLogic';
 import { StateBadge } from './StateBadge';
 import { useOperationList } from './useOperationList';
 import { useTitles } from './useLookups';
 
 const SYNC_STATES: SyncFilter[] = ['pending', 'synced', 'failed'];
+
+const RecordsMap = lazy(() => import('./RecordsMap'));
 
 /** A feature's records: the entity's list columns, the state as a badge, Senasa Sync when declarable; filters by state, date, deposit and sync. */
 export function OperationList() {
@@ -55,10 +60,17 @@ export function OperationList() {
   const f = list.filters;
   const set = (patch: Partial<typeof f>) => list.setFilters({ ...f, ...patch });
   const stateOptions = view.states.map((s) => ({ label: localize(s.label, lang), value: s.id, color: s.color }));
-  const depositOptions = (warehouse?.warehouseList ?? []).map((w) => ({ label: w.name || w.id, value: w.id }));
+  // A workflow no warehouse narrows (return requests, SPEC 2.1: the shell hides its dropdown there) has no deposit filter.
+  const depositOptions = view.depositField ? (warehouse?.warehouseList ?? []).map((w) => ({ label: w.name || w.id, value: w.id })) : [];
+  const customerEntity = view.measures === 'ibc' ? fieldAt(formOf(registry, entity)?.fields ?? [], 'customer')?.ref : undefined;
+  const def = registry.entities[entity];
+  const points = useMemo(() => (view.map ? locatedRecords(list.answer?.data ?? [], (r) => recordTitle(def, r, lang), (r) => stateOf(workflow, r)) : []),
+    [view.map, list.answer, def, lang, workflow]);
+  const map = useMemo(() => mapSettings(settings), [settings]);
 
   return (
     <div className="tm-md-list tm-op-list" data-testid="operation-list" aria-busy={list.loading}>
+      {view.measures === 'ibc' && <MeasuresPanel />}
       <div className="tm-md-toolbar tm-op-filters">
         <InputText value={list.search} onChange={(e) => list.setSearch(e.target.value)} placeholder={t('masterdata.list.search')} aria-label={t('masterdata.list.search')} data-testid="list-search" />
         {stateOptions.length > 1 && (
@@ -80,9 +92,17 @@ export function OperationList() {
           <Dropdown value={f.sync} options={SYNC_STATES.map((s) => ({ label: t(`list.sync.${s}`), value: s }))} showClear placeholder={t('list.senasaSync')} aria-label={t('list.senasaSync')} data-testid="filter-sync"
             onChange={(e) => set({ sync: (e.value as SyncFilter | undefined) ?? null })} />
         )}
+        {view.measures === 'ibc' && <FleetFilters value={f.fleet} onChange={(fleet) => set({ fleet })} customerEntity={customerEntity} />}
         {view.create && <Button label={t('masterdata.action.new')} icon="pi pi-plus" onClick={() => navigate('/new')} data-testid="list-new" />}
       </div>
       {list.error && <div className="p-message p-message-error" role="alert" data-testid="list-error">{list.error}</div>}
+      {view.map && (
+        <Suspense fallback={<div className="tm-md-map tm-op-map" aria-busy="true" />}>
+          {points.length === 0 && !list.loading && <p className="tm-op-map__none" data-testid="map-none">{t('operations.map.none')}</p>}
+          <RecordsMap points={points} settings={map} label={t('operations.map.label')} onOpen={(id) => navigate(`/${encodeURIComponent(id)}`)}
+            describe={(p) => { const b = stateBadge(workflow, p.state, lang); return { title: p.title, state: b.label, color: b.color }; }} />
+        </Suspense>
+      )}
       <ServerTable table={table} loading={list.loading} total={total} pageIndex={list.pageIndex} onOpen={(id) => navigate(`/${encodeURIComponent(id)}`)} />
     </div>
   );

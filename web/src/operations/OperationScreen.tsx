@@ -11,8 +11,9 @@ import type { Rec } from '../masterdata/api';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { RecordStore } from '../masterdata/useEntityForm';
 import { valueAt, type BatchScope } from '../masterdata/widgets/batchLogic';
+import type { ContainerScope } from '../masterdata/widgets/containerLogic';
 import { useToast } from '../toasts/toast';
-import { operationsApi } from './api';
+import { ibcApi, operationsApi } from './api';
 import { OperationContext, useOperation } from './context';
 import { formOmissions, materialPathOf, stockSourceField, type OperationView } from './model';
 import { OperationDetail } from './OperationDetail';
@@ -24,7 +25,7 @@ function OperationForm() {
   const navigate = useNavigate();
   const { t } = useTranslation();
   const toast = useToast();
-  const { view, ops } = useOperation();
+  const { view, ops, ibc } = useOperation();
   const { registry } = useMasterData();
   const wf = view.workflow.name;
   const store = useMemo<RecordStore>(() => ({
@@ -32,7 +33,7 @@ function OperationForm() {
     create: (_e, v) => ops.create(wf, v),
     update: (_e, rid, v) => ops.update(wf, rid, v),
   }), [ops, wf]);
-  const context = useMemo<{ batches: BatchScope }>(() => {
+  const context = useMemo<{ batches: BatchScope; containers: ContainerScope }>(() => {
     const depositField = stockSourceField(view);
     return {
       batches: {
@@ -45,8 +46,9 @@ function OperationForm() {
         },
         batches: (material, deposit) => ops.batches({ material, deposit: deposit || undefined }).then((a) => (Array.isArray(a) ? a : a.data)),
       },
+      containers: { lookup: ibc.lookup },
     };
-  }, [view, ops]);
+  }, [view, ops, ibc]);
   const omit = useMemo(() => formOmissions(view, registry.entities[view.entity]?.serverFields ?? []), [view, registry]);
   const editing = id !== undefined && id !== 'new' ? id : undefined;
   return (
@@ -81,7 +83,8 @@ export default function OperationScreen({ view, warehouse, warehouseName, goTo }
   const { api } = useServices();
   const { lang } = useMasterData();
   const ops = useMemo(() => operationsApi(api), [api]);
-  const value = useMemo(() => ({ view, ops, warehouse, warehouseName, goTo }), [view, ops, warehouse, warehouseName, goTo]);
+  const ibc = useMemo(() => ibcApi(api), [api]);
+  const value = useMemo(() => ({ view, ops, ibc, warehouse, warehouseName, goTo }), [view, ops, ibc, warehouse, warehouseName, goTo]);
   return (
     <OperationContext.Provider value={value}>
       <main className="tm-guest tm-op" data-testid="operation-screen" data-feature={view.feature.id} data-workflow={view.workflow.name}>

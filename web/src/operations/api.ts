@@ -15,6 +15,12 @@ export interface OperationQuery {
   depositField?: string;
   q?: string;
   sync?: SyncFilter;
+  /** The IBC fleet's list filters (served on the ibc workflow's list): customer id, fill count and age in years, both ends included. */
+  customer?: string;
+  usesMin?: number;
+  usesMax?: number;
+  ageMin?: number;
+  ageMax?: number;
   page?: number;
   pageSize?: number;
   sort?: string;
@@ -54,10 +60,10 @@ export interface StockRow {
 }
 
 /** The query string of a call: empty values are left out, lists are comma-joined. */
-export function queryString(params: Record<string, string | number | string[] | undefined>): string {
+export function queryString(params: Record<string, string | number | string[] | undefined | null>): string {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) continue;
     p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   const s = p.toString();
@@ -68,7 +74,9 @@ export function queryString(params: Record<string, string | number | string[] | 
 export function operationParams(q: OperationQuery): string {
   return queryString({
     state: q.state, from: q.from, to: q.to, deposit: q.deposit, depositField: q.depositField,
-    q: (q.q?.trim().length ?? 0) >= MIN_SEARCH_CHARS ? q.q!.trim() : undefined, sync: q.sync, page: q.page && q.page > 1 ? q.page : undefined, pageSize: q.pageSize, sort: q.sort,
+    q: (q.q?.trim().length ?? 0) >= MIN_SEARCH_CHARS ? q.q!.trim() : undefined, sync: q.sync,
+    customer: q.customer, usesMin: q.usesMin, usesMax: q.usesMax, ageMin: q.ageMin, ageMax: q.ageMax,
+    page: q.page && q.page > 1 ? q.page : undefined, pageSize: q.pageSize, sort: q.sort,
   });
 }
 
@@ -91,5 +99,65 @@ export function operationsApi(api: ApiClient) {
       api.get<{ data: StockRow[]; total?: number }>(`/api/v3/stock/batches${queryString(q)}`, fresh),
   };
 }
+
+/** One customer's IBC holdings (GET /api/v3/ibc/holdings). */
+export interface Holding {
+  customer: string;
+  customerName: string;
+  totalIbcTaken: number;
+  totalIbcReturned: number;
+  ibcToReturn: number;
+  /** Days, or null when none came back yet. */
+  avgReturnTime: number | null;
+}
+
+/** The fleet measures (GET /api/v3/ibc/measures); days with one decimal, null when nothing to measure. */
+export interface FleetMeasures {
+  fleetSize: number;
+  byStatus: Record<string, number>;
+  cycleTimeDays: number | null;
+  dwellAtCustomerDays: number | null;
+  turnsPerYear: number | null;
+  fillCountDistribution: { uses: number; count: number }[];
+  lossRate: number | null;
+  lost: number;
+  lossAfterDays: number;
+  dueForInspection: number;
+  pastInspection: number;
+  pastEndOfLife: number;
+}
+
+/** One row of an IBC's event log (ibc_event), newest first. */
+export interface IbcEvent {
+  id?: string;
+  record: string;
+  serial?: string;
+  transition: string;
+  from?: string | null;
+  to?: string | null;
+  at: string;
+  since?: string | null;
+  by?: string | null;
+  byName?: string | null;
+  deposit?: string | null;
+  depositName?: string | null;
+  customer?: string | null;
+  customerName?: string | null;
+  uses?: number | null;
+  operation?: { workflow: string; id: string; transition: string } | null;
+}
+
+/** The IBC routes (CONTRACT16): holdings and fleet measures, the look-up by serial or NFC tag, an IBC's events. */
+export function ibcApi(api: ApiClient) {
+  const fresh = { noCache: true } as const;
+  return {
+    holdings: () => api.get<{ data: Holding[] }>('/api/v3/ibc/holdings', fresh),
+    measures: () => api.get<FleetMeasures>('/api/v3/ibc/measures', fresh),
+    lookup: (by: { serial: string } | { nfc: string }) => api.get<Rec>(`/api/v3/ibc/lookup${queryString(by)}`, fresh),
+    events: (id: string) => api.get<{ data: IbcEvent[] }>(`/api/v3/ibc/${encodeURIComponent(id)}/events`, fresh),
+  };
+}
+
+export type IbcApi = ReturnType<typeof ibcApi>;
 
 export type OperationsApi = ReturnType<typeof operationsApi>;

@@ -4,6 +4,7 @@ import {
 import { getPath } from '../../../engine/src/validate/values';
 import { SYNC_PATH } from '../../../engine/src/list/index';
 import type { HistoryEntry, LinesDef, WorkflowState } from '../../../engine/src/workflow/types';
+import { markerAt } from '../masterdata/widgets/mapLogic';
 import type { SyncFilter } from './api';
 
 type Rec = Record<string, unknown>;
@@ -20,7 +21,14 @@ export interface OperationView {
   states: WorkflowState[];
   /** Whether the feature offers the new-record form. */
   create: boolean;
+  /** The measures panel above the list (`ibc`: IBC holdings and fleet measures, with the fleet's list filters), or null. */
+  measures: 'ibc' | null;
+  /** Whether a map of the listed records having `location.lat/lng` is shown. */
+  map: boolean;
 }
+
+/** The screen options of CONTRACT16 (`measures`, `map`), read whether or not the engine's type declares them yet. */
+type ScreenOptions = { measures?: string; map?: boolean };
 
 /** The operation a framed feature shows, or null when it has none (the stand-in stays). */
 export function operationView(registry: Registry, featureId: string): OperationView | null {
@@ -35,6 +43,8 @@ export function operationView(registry: Registry, featureId: string): OperationV
     depositField: operation.depositField ?? workflow.depositFields[0] ?? '',
     states: only ? workflow.states.filter((s) => only.includes(s.id)) : workflow.states,
     create: operation.create !== false,
+    measures: (operation as OperationFeatureDef & ScreenOptions).measures === 'ibc' ? 'ibc' : null,
+    map: (operation as OperationFeatureDef & ScreenOptions).map === true,
   };
 }
 
@@ -216,4 +226,17 @@ export function formOmissions(view: Pick<OperationView, 'workflow'>, serverField
   const early = new Set(workflow.transitions.filter((t) => t.from.includes(workflow.initial)).flatMap((t) => t.input ?? []));
   for (const t of workflow.transitions) for (const f of t.input ?? []) if (!early.has(f) && f !== lines?.field) out.add(f);
   return [...out];
+}
+
+/** A listed record with a place: its id, coordinates, title and state, for the records map. */
+export interface LocatedRecord { id: string; lat: number; lng: number; title: string; state: string }
+
+/** The records having `location.lat/lng` on the globe (others are left out). */
+export function locatedRecords(records: readonly Rec[], title: (r: Rec) => string, state: (r: Rec) => string): LocatedRecord[] {
+  const out: LocatedRecord[] = [];
+  for (const r of records) {
+    const at = markerAt(getPath(r, 'location.lat'), getPath(r, 'location.lng'));
+    if (at) out.push({ id: String(r.id), lat: at[0], lng: at[1], title: title(r), state: state(r) });
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import shadowUrl from 'leaflet/dist/images/marker-shadow.png';
 import { markerAt, PLACE_ZOOM, storedPoint, type MapSettings } from './mapLogic';
 
 // The bundled marker images (Leaflet's own guess of their path fails under a bundler).
-const ICON = L.icon({ iconUrl, iconRetinaUrl, shadowUrl, iconSize: [25, 41], iconAnchor: [12, 41], popupAnchor: [1, -34], shadowSize: [41, 41] });
+export const MARKER_ICON = L.icon({ iconUrl, iconRetinaUrl, shadowUrl, iconSize: [25, 41], iconAnchor: [12, 41], popupAnchor: [1, -34], shadowSize: [41, 41] });
 
 export interface LocationMapProps {
   lat?: number;
@@ -70,7 +70,7 @@ export default function LocationMap({ lat, lng, settings, readOnly, onMove, labe
       marker.current?.remove();
       marker.current = null;
     } else if (!marker.current) {
-      marker.current = L.marker([pLat, pLng], { icon: ICON, draggable: !live.current.readOnly, title: markerLabel, alt: markerLabel, autoPan: true })
+      marker.current = L.marker([pLat, pLng], { icon: MARKER_ICON, draggable: !live.current.readOnly, title: markerLabel, alt: markerLabel, autoPan: true })
         .on('dragend', (e) => move((e.target as L.Marker).getLatLng()))
         .addTo(m);
     } else {

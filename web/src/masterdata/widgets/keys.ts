@@ -17,3 +17,20 @@ export const SCALAR_WIDGETS = mounted('scalar');
 export function isRegisteredWidget(key: string): boolean {
   return SCALAR_WIDGETS.has(key) || FIELD_WIDGETS.has(key);
 }
+
+/**
+ * Lists of lines drawn by a web field instead of RJSF's array layout, by the entity a line's
+ * reference names: lines naming IBCs are added by scanning a serial number or NFC tag.
+ */
+export const LINE_LIST_FIELDS: Readonly<Record<string, string>> = { ibc_container: 'containers' };
+
+/** The line-list field for a list whose item uiSchema has a reference registered above, else undefined. */
+export function lineListField(itemsUi: unknown): string | undefined {
+  if (typeof itemsUi !== 'object' || itemsUi === null) return undefined;
+  for (const [k, v] of Object.entries(itemsUi as Record<string, unknown>)) {
+    if (k.startsWith('ui:') || typeof v !== 'object' || v === null) continue;
+    const ref = ((v as Record<string, unknown>)['ui:options'] as Record<string, unknown> | undefined)?.ref;
+    if (typeof ref === 'string' && LINE_LIST_FIELDS[ref]) return LINE_LIST_FIELDS[ref];
+  }
+  return undefined;
+}

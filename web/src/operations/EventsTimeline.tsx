@@ -1,0 +1,73 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fieldAt, formOf, localize } from '../../../engine/src/index';
+import { errorText } from '../api/errorText';
+import { useMasterData } from '../masterdata/useMasterData';
+import type { IbcEvent } from './api';
+import { useOperation } from './context';
+import { historyWhen } from './model';
+import { StateBadge } from './StateBadge';
+import { referencedByRecord, useTitles } from './useLookups';
+
+/**
+ * An IBC's event log (`ibc_event` rows, newest first): each transition's label, from → to,
+ * when and by whom, and the deposit and customer it left the IBC with; fetched again when
+ * `version` changes (after a transition).
+ */
+export function EventsTimeline({ id, version }: { id: string; version: number }) {
+  const { t } = useTranslation();
+  const { lang, registry } = useMasterData();
+  const { ibc, view } = useOperation();
+  const { workflow } = view;
+  const [events, setEvents] = useState<IbcEvent[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    ibc.events(id).then((a) => live && setEvents(a.data), (e: unknown) => live && setError(errorText(e, t)));
+    return () => { live = false; };
+  }, [ibc, id, version, t]);
+
+  // The log entity's references (deposit, customer) name records: shown by their titles.
+  const fields = useMemo(() => (workflow.log ? formOf(registry, workflow.log.entity)?.fields ?? [] : []), [registry, workflow.log]);
+  const titles = useTitles(useMemo(() => {
+    const all = new Map<string, Set<string>>();
+    for (const e of events ?? []) for (const [entity, ids] of referencedByRecord(e as unknown as Record<string, unknown>, fields)) all.set(entity, new Set([...(all.get(entity) ?? []), ...ids]));
+    return all;
+  }, [events, fields]));
+  const titleOf = (field: string, v: string | null | undefined) => { const ref = fieldAt(fields, field)?.ref; return v ? (ref && titles?.[ref]?.[v]) || v : ''; };
+  const label = (tr: string) => { const d = workflow.transitions.find((x) => x.id === tr); return d ? localize(d.label, lang) : tr; };
+
+  return (
+    <section data-testid="ibc-events">
+      <h3>{t('operations.events.title')}</h3>
+      {error && <div className="p-message p-message-error" role="alert" data-testid="events-error">{error}</div>}
+      {!error && !events && <div aria-busy="true">{t('shell.loading')}</div>}
+      {events && events.length === 0 && <p>{t('operations.events.empty')}</p>}
+      {events && events.length > 0 && (
+        <ol className="tm-op-timeline">
+          {events.map((e, i) => {
+            const deposit = e.depositName || titleOf('deposit', e.deposit);
+            const customer = e.customerName || titleOf('customer', e.customer);
+            return (
+              <li key={e.id ?? i} data-testid="ibc-event" data-transition={e.transition}>
+                <div className="tm-op-timeline__head">
+                  <strong>{label(e.transition)}</strong>
+                  <span className="tm-op-timeline__states"><StateBadge workflow={workflow} state={e.from} />{e.from && e.to ? ' → ' : ''}<StateBadge workflow={workflow} state={e.to} /></span>
+                </div>
+                <div className="tm-op-timeline__meta">
+                  <span>{historyWhen(e.at)}</span>
+                  {(e.byName || e.by) && <span>{t('operations.events.by', { who: e.byName || e.by })}</span>}
+                  {deposit && <span data-testid="event-deposit">{t('operations.events.deposit', { deposit })}</span>}
+                  {customer && <span data-testid="event-customer">{t('operations.events.customer', { customer })}</span>}
+                  {typeof e.uses === 'number' && <span>{t('operations.events.uses', { count: e.uses })}</span>}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
