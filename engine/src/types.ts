@@ -166,6 +166,8 @@ export interface AccessKeyDef {
   key: string;
   label: LocalText;
   customerModule?: boolean;
+  /** The backend operation keys (SPEC 7) this key grants, wherever a route or transition declares one of them. */
+  operations?: string[];
 }
 
 export interface AccessDef {
