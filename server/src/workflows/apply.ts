@@ -38,6 +38,10 @@ export function eventRecord(ev: Ev, p: PreparedTransition, i: number): Doc {
     operation: { workflow: p.workflow, id: p.recordId, transition: p.transition },
     createdAt: p.at, createdBy: p.userId, state: 1,
   };
+  return withoutUndefined(doc);
+}
+
+function withoutUndefined(doc: Ev): Doc {
   for (const k of Object.keys(doc)) if (doc[k] === undefined) delete doc[k];
   return doc as Doc;
 }
@@ -126,7 +130,9 @@ export class TransitionApplier {
     wf: WorkflowDef, before: StoredDoc, transition: string, plan: TransitionPlan, userId: string, at = new Date().toISOString(),
     check?: (s: Store) => Promise<void>,
   ): Promise<StoredDoc> {
-    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan };
+    // A log field naming a blank record field is left out: neither the journal nor a collection keeps undefined.
+    const logs = plan.logs.map((l) => ({ entity: l.entity, doc: withoutUndefined({ ...l.doc }) }));
+    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, logs } };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
       for (const r of plan.records) await this.current(s, this.reg.workflows[r.workflow], r.id, r.before, true);
