@@ -1,7 +1,7 @@
 /**
  * applyPlan with hand-built plans (the engine's planTransition computes them in production):
  * every part of a plan written together, or nothing; a journaled transition interrupted
- * half-way is completed once by recover().
+ * half-way is completed once by recover(), records taken along and log rows included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransitionPlan } from '../../../engine/src/index';
@@ -11,6 +11,8 @@ import { BALANCES, MOVEMENTS, writeMovements } from '../ledger/ledger';
 import { TransitionApplier, type PreparedTransition } from './apply';
 import { JOURNAL } from './journal';
 import { SHIPMENT_WORKFLOW as wf, shipmentRegistry } from './testing/fixture';
+import { crateRegistry } from './testing/crate';
+import { ApiError } from '../apiError';
 
 const reg = shipmentRegistry();
 let store: Store;
@@ -87,5 +89,78 @@ describe('applyPlan', () => {
     expect(await store.count(MOVEMENTS, { 'operation.id': rec.id })).toBe(2);
     expect(await store.count('object_events', { 'operation.id': rec.id })).toBe(1);
     expect(await new TransitionApplier(reg, store).recover()).toBe(0);
+  });
+});
+
+describe('applyPlan with records taken along and log rows', () => {
+  const crates = crateRegistry();
+  const crateWf = crates.workflows.crate_shipment;
+  let cs: Store;
+  let close: () => Promise<void>;
+  let ops: TransitionApplier;
+  const at = '2025-07-01T00:00:00.000Z';
+
+  beforeAll(async () => {
+    ({ store: cs, dispose: close } = await openTestStore(crates, 'tm-apply-crates-'));
+    ops = new TransitionApplier(crates, cs);
+  });
+  afterAll(async () => { await close(); });
+
+  /** A draft shipment of two full crates, and the plan shipping both with a log row each. */
+  const world = async () => {
+    const a = await cs.insert('crate', { serial: `K-${seq++}`, depot: 'D1', status: 'full', uses: 1, state: 1, updatedAt: '2025-01-01T00:00:00.000Z' });
+    const b = await cs.insert('crate', { serial: `K-${seq++}`, depot: 'D1', status: 'full', uses: 1, state: 1 });
+    const rec = await cs.insert('crate_shipment', { shipmentNo: `S-${seq++}`, status: 'Draft', deposit: 'D1', crates: [{ crate: a.id }, { crate: b.id }], history: [] });
+    const child = (c: StoredDoc) => ({ workflow: 'crate', entity: 'crate', id: c.id, before: { state: 'full', ...(c.updatedAt ? { updatedAt: c.updatedAt as string } : {}) }, record: { ...c, status: 'away', shipmentNo: rec.shipmentNo } });
+    const log = (c: StoredDoc) => ({ entity: 'crate_event', doc: { id: `log-${c.id}`, record: c.id, transition: 'ship', from: 'full', to: 'away', at, serial: c.serial, customer: undefined } });
+    const p: TransitionPlan = {
+      record: { ...rec, status: 'Shipped' }, movements: [], lots: [], events: [], alerts: [], updates: [],
+      records: [child(a), child(b)], logs: [log(a), log(b)],
+    };
+    return { a, b, rec, p };
+  };
+  const state = async (ids: string[]) => Promise.all(ids.map(async (id) => (await cs.get('crate', id))!.status));
+
+  it('writes the records taken along, stamped, and the log rows, with the record', async () => {
+    const { a, b, rec, p } = await world();
+    await ops.apply(crateWf, rec, 'confirm', p, 'u1', at);
+    expect(await state([a.id, b.id])).toEqual(['away', 'away']);
+    expect(await cs.get('crate', a.id)).toMatchObject({ shipmentNo: rec.shipmentNo, updatedAt: at, updatedBy: 'u1' });
+    const rows = await cs.find('crate_event', { filter: { record: { $in: [a.id, b.id] } }, sort: { id: 1 } });
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ transition: 'ship', createdBy: 'u1' });
+    expect(rows[0]).not.toHaveProperty('customer');
+  });
+
+  it('writes nothing when a record taken along changed meanwhile, naming it', async () => {
+    const { a, b, rec, p } = await world();
+    await cs.patch('crate', b.id, { status: 'empty' });
+    await expect(ops.apply(crateWf, rec, 'confirm', p, 'u1', at)).rejects.toMatchObject({ code: 'TRANSITION_CONFLICT', status: 409, params: { entity: `Crate ${b.serial}`, state: 'empty' } });
+    await cs.patch('crate', b.id, { status: 'full', updatedAt: '2025-03-03T00:00:00.000Z' });
+    await expect(ops.apply(crateWf, rec, 'confirm', p, 'u1', at)).rejects.toMatchObject({ code: 'TRANSITION_CONFLICT' });
+    expect(await state([a.id, b.id])).toEqual(['full', 'full']);
+    expect((await cs.get('crate_shipment', rec.id))!.status).toBe('Draft');
+    expect(await cs.count('crate_event', { record: { $in: [a.id, b.id] } })).toBe(0);
+  });
+
+  it('writes nothing when the check run in the same section refuses', async () => {
+    const { a, rec, p } = await world();
+    await expect(ops.apply(crateWf, rec, 'confirm', p, 'u1', at, async () => { throw new ApiError('VALUE_TAKEN', {}); })).rejects.toMatchObject({ code: 'VALUE_TAKEN' });
+    expect(await state([a.id])).toEqual(['full']);
+    expect(await cs.count('crate_event', { record: a.id })).toBe(0);
+  });
+
+  it('completes a journaled transition interrupted after the first log row: every record and row once', async () => {
+    const { a, b, rec, p } = await world();
+    const logs = p.logs.map((l) => ({ ...l, doc: { ...l.doc, customer: null } }));
+    const prepared: PreparedTransition = { opId: 'JOURNALED2', workflow: crateWf.name, entity: crateWf.entity, recordId: rec.id, transition: 'confirm', userId: 'u1', at, plan: { ...p, logs } };
+    await cs.insert(JOURNAL, { id: prepared.opId, prepared: prepared as never });
+    // The crash came after one log row, before the other, the crates and the shipment.
+    await cs.insert('crate_event', logs[0].doc as never);
+    expect(await new TransitionApplier(crates, cs).recover()).toBe(1);
+    expect(await state([a.id, b.id])).toEqual(['away', 'away']);
+    expect((await cs.get('crate_shipment', rec.id))!.status).toBe('Shipped');
+    expect(await cs.count('crate_event', { record: { $in: [a.id, b.id] } })).toBe(2);
+    expect(await new TransitionApplier(crates, cs).recover()).toBe(0);
   });
 });

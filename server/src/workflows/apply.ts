@@ -38,6 +38,10 @@ export function eventRecord(ev: Ev, p: PreparedTransition, i: number): Doc {
     operation: { workflow: p.workflow, id: p.recordId, transition: p.transition },
     createdAt: p.at, createdBy: p.userId, state: 1,
   };
+  return withoutUndefined(doc);
+}
+
+function withoutUndefined(doc: Ev): Doc {
   for (const k of Object.keys(doc)) if (doc[k] === undefined) delete doc[k];
   return doc as Doc;
 }
@@ -72,7 +76,11 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
     operation, createdAt: p.at, createdBy: p.userId, state: 1,
   } as unknown as Doc)), replay);
   for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
-  return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, updatedAt: p.at, updatedBy: p.userId } as Doc);
+  const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { id: `${p.opId}.l${i}`, createdAt: p.at, createdBy: p.userId, ...l.doc } as Doc }));
+  for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
+  const stamp = { updatedAt: p.at, updatedBy: p.userId };
+  for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
+  return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
 }
 
 /**
@@ -95,20 +103,40 @@ export class TransitionApplier {
 
   /** Throws TRANSITION_CONFLICT unless the record is still as `before` was read (same state, same last write). */
   async unchanged(s: Store, wf: WorkflowDef, before: StoredDoc): Promise<StoredDoc> {
-    const now = await s.get(wf.entity, before.id);
-    const state = now ? String(now[wf.stateField] ?? '') : '';
-    if (!now || state !== before[wf.stateField] || now.updatedAt !== before.updatedAt) {
-      const def = this.reg.entities[wf.entity];
-      throw new ApiError('TRANSITION_CONFLICT', { entity: def ? localize(def.label) : wf.entity, state });
-    }
-    return now;
+    const now = await this.current(s, wf, before.id, { state: String(before[wf.stateField] ?? ''), updatedAt: before.updatedAt }, false);
+    return now!;
   }
 
-  /** Writes the plan computed from `before`, or nothing (409 when the record moved meanwhile, 400 when stock is short). */
-  async apply(wf: WorkflowDef, before: StoredDoc, transition: string, plan: TransitionPlan, userId: string, at = new Date().toISOString()): Promise<StoredDoc> {
-    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan };
+  /**
+   * The record as stored now, or TRANSITION_CONFLICT when its state or last write is not what the
+   * plan was computed from; a record other than the one asked for is named by its title.
+   */
+  private async current(s: Store, wf: WorkflowDef, id: string, was: { state: string; updatedAt?: unknown }, named: boolean): Promise<StoredDoc | null> {
+    const now = await s.get(wf.entity, id);
+    const state = now ? String(now[wf.stateField] ?? '') : '';
+    if (now && state === was.state && now.updatedAt === was.updatedAt) return now;
+    const def = this.reg.entities[wf.entity];
+    const label = def ? localize(def.label) : wf.entity;
+    const title = named && def ? now?.[def.titleField] ?? id : undefined;
+    throw new ApiError('TRANSITION_CONFLICT', { entity: title === undefined ? label : `${label} ${String(title)}`, state });
+  }
+
+  /**
+   * Writes the plan computed from `before`, or nothing: 409 when the record or one it transitions
+   * moved meanwhile, 400 when stock is short, or whatever `check` (run in the same section, before
+   * any write) throws.
+   */
+  async apply(
+    wf: WorkflowDef, before: StoredDoc, transition: string, plan: TransitionPlan, userId: string, at = new Date().toISOString(),
+    check?: (s: Store) => Promise<void>,
+  ): Promise<StoredDoc> {
+    // A log field naming a blank record field is left out: neither the journal nor a collection keeps undefined.
+    const logs = plan.logs.map((l) => ({ entity: l.entity, doc: withoutUndefined({ ...l.doc }) }));
+    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, logs } };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
+      for (const r of plan.records) await this.current(s, this.reg.workflows[r.workflow], r.id, r.before, true);
+      await check?.(s);
       await checkMovements(s, plan.movements);
       if (this.store.capabilities.transactions) return writeTransition(s, p);
       await s.insert(JOURNAL, { id: p.opId, prepared: p as unknown as Doc });

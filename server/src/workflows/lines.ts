@@ -1,9 +1,15 @@
-import { fieldAt, formOf, localize, type Lang, type LinesDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import { fieldAt, formOf, localize, type ErrorCode, type Lang, type LinesDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import { getPath } from '../store/docs';
 import type { Store } from '../store/types';
 
 type Rec = Record<string, unknown>;
+
+/** An error about one field of the record: the field named in the details, with the message. */
+export function fieldError(code: ErrorCode, params: Rec, field: string): ApiError {
+  const e = new ApiError(code, params);
+  return new ApiError(code, e.params, [{ field, message: e.message, code }]);
+}
 
 /** The product lines of a record: the list at `lines.field`, or the record itself for `.`. */
 export function linesOf(record: Rec, lines: LinesDef): Rec[] {
@@ -100,10 +106,7 @@ export class LineChecks {
       const line = lines[i];
       const at = (f: string) => (def.field === '.' ? f : `${def.field}.${i}.${f}`);
       const labelOf = (f: string) => this.label(wf, def.field === '.' ? f : `${def.field}.${f}`, lang);
-      const fail = (f: string, code: ConstructorParameters<typeof ApiError>[0], params: Rec) => {
-        const e = new ApiError(code, { label: labelOf(f), ...params });
-        return new ApiError(code, e.params, [{ field: at(f), message: e.message, code }]);
-      };
+      const fail = (f: string, code: ErrorCode, params: Rec) => fieldError(code, { label: labelOf(f), ...params }, at(f));
       const quantity = getPath(line, def.quantity);
       if (typeof quantity === 'number' && !(quantity > 0)) throw fail(def.quantity, 'QUANTITY_NOT_POSITIVE', { value: quantity });
       const materialId = getPath(line, def.material);
@@ -128,8 +131,7 @@ export class LineChecks {
     for (const f of fields) {
       const v = getPath(record, f);
       if (typeof v !== 'string' || !v || warehouse.divisions.has(v)) continue;
-      const e = new ApiError('DEPOSIT_OUTSIDE_WAREHOUSE', { label: this.label(wf, f, lang), deposit: await this.divisionName(v), warehouse: warehouse.name });
-      throw new ApiError('DEPOSIT_OUTSIDE_WAREHOUSE', e.params, [{ field: f, message: e.message, code: 'DEPOSIT_OUTSIDE_WAREHOUSE' }]);
+      throw fieldError('DEPOSIT_OUTSIDE_WAREHOUSE', { label: this.label(wf, f, lang), deposit: await this.divisionName(v), warehouse: warehouse.name }, f);
     }
   }
 }

@@ -1,13 +1,15 @@
 import { formOf, type FieldDef, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import { workflowKeys } from '../../../engine/src/workflow/access';
 
 /**
- * Who may list and read a workflow's records: its own key, the keys of the features showing
- * it (a reception screen over deliveries) and of its transitions (a receiver must see what it
- * accepts). Creating and editing drafts stays the workflow's key.
+ * Who may list and read a workflow's records: its own key and the keys listing its read
+ * operations (a handheld's getIBC), the keys of the features showing it (a reception screen
+ * over deliveries) and of its transitions (a receiver must see what it accepts). Creating and
+ * editing drafts stays the workflow's key and the keys listing its draft operations.
  */
 export function readersOf(reg: Registry, wf: WorkflowDef): string[] {
   const features = reg.features.features.filter((f) => f.operation?.workflow === wf.name && f.access);
-  return [...new Set([wf.access, ...features.map((f) => f.access!), ...wf.transitions.map((t) => t.access)])];
+  return [...new Set([...workflowKeys(reg, wf, 'read'), ...features.map((f) => f.access!), ...wf.transitions.map((t) => t.access)])];
 }
 
 /** Whether a field list refers to `entity` anywhere (lines and sections included). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formOf, localize, toJsonSchema, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import { formOf, localize, toJsonSchema, type Registry } from '../../../engine/src/index';
+import { transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
 import { listAnswer, requestLang } from '../routes/masterdata';
 import { readersOf } from './readers';
 import type { Store } from '../store/types';
@@ -26,7 +27,7 @@ export async function operationRoutes(app: FastifyInstance, opts: { registry: Re
 
   for (const wf of Object.values(opts.registry.workflows)) {
     const base = `/api/v3/operations/${wf.name}`;
-    const access = wf.access;
+    const access = workflowKeys(opts.registry, wf, 'draft');
     const readers = readersOf(opts.registry, wf);
     const tags = [localize(wf.label)];
     const docBody = toJsonSchema(formOf(opts.registry, wf.entity)!);
@@ -42,8 +43,8 @@ export async function operationRoutes(app: FastifyInstance, opts: { registry: Re
       service.update(wf.name, params(request).id, request.body, principal(request), requestLang(request)));
     for (const t of wf.transitions) {
       app.post(`${base}/:id/transitions/${t.id}`, {
-        config: { access: t.access },
-        schema: { tags, summary: `${localize(t.label)}: ${t.from.join(' | ')} → ${t.to}`, params: idParam, body: transitionBody },
+        config: { access: transitionKeys(opts.registry, t) },
+        schema: { tags, summary: `${localize(t.label)}: ${t.from.join(' | ')} → ${t.to ?? 'the same state'}`, params: idParam, body: transitionBody },
       }, async (request) => service.transition(wf.name, params(request).id, t.id, request.body as never, principal(request), requestLang(request)));
     }
     // A transition the workflow does not have: named in a 409 with the record's state, like one not allowed from it.

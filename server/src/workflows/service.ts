@@ -1,6 +1,6 @@
 import {
   availableTransitions, canAccess, DEFAULT_PAGE_SIZE, deriveFields, ERRORS, HISTORY_FIELD, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
-  type PlanLookup, type Registry, type TransitionPlan, type WorkflowDef,
+  type PlanLookup, type Registry, type TransitionDef, type TransitionPlan, type WorkflowDef,
 } from '../../../engine/src/index';
 import { sortablePaths } from '../../../engine/src/list/index';
 import { ApiError } from '../apiError';
@@ -11,8 +11,12 @@ import { MasterDataService } from '../masterdata/service';
 import { buildListQuery } from '../masterdata/query';
 import { getPath } from '../store/docs';
 import type { Doc, Filter, Store, StoredDoc } from '../store/types';
+import { transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
 import { TransitionApplier } from './apply';
-import { draftDepositFields, LineChecks, linesOf } from './lines';
+import { draftDepositFields, fieldError, LineChecks, linesOf } from './lines';
+import { checkRegistered } from './registered';
+import { placesOf, relatedRecords, type Touched } from './related';
+import { checkUniqueValues } from './unique';
 
 type Rec = Record<string, unknown>;
 
@@ -47,8 +51,7 @@ function asApiError(e: unknown): ApiError | undefined {
   if (!(e instanceof Error) || (e as { name?: string }).name !== 'WorkflowError') return undefined;
   const { code, params, field } = e as Error & { code: string; params?: Rec; field?: string };
   if (!Object.hasOwn(ERRORS, code)) return undefined;
-  const err = new ApiError(code as ErrorCode, params ?? {});
-  return field ? new ApiError(code as ErrorCode, params ?? {}, [{ field, message: err.message, code }]) : err;
+  return field ? fieldError(code as ErrorCode, params ?? {}, field) : new ApiError(code as ErrorCode, params ?? {});
 }
 
 /**
@@ -78,6 +81,11 @@ export class OperationService {
     return p.access.includes(this.reg.access.superadmin);
   }
 
+  /** Whether the user may take a transition: its own key, or a key listing one of its operations (the route's check too). */
+  private mayTake(p: AuthPrincipal, t: TransitionDef): boolean {
+    return transitionKeys(this.reg, t).some((key) => canAccess(p, { key }, this.reg.access.superadmin));
+  }
+
   /** The selected warehouse group (null when none is selected); 403 when the user is not a member. */
   async warehouse(p: AuthPrincipal): Promise<Warehouse | null> {
     const name = p.selectedWarehouse;
@@ -94,8 +102,9 @@ export class OperationService {
     return [field];
   }
 
+  /** A workflow naming no deposit (return requests) is not narrowed by the selected warehouse. */
   private inWarehouse(wf: WorkflowDef, record: Rec, warehouse: Warehouse | null): boolean {
-    return !warehouse || wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
+    return !warehouse || wf.depositFields.length === 0 || wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
   }
 
   async list(name: string, query: OperationListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
@@ -113,8 +122,8 @@ export class OperationService {
       and.push({ [wf.dateField]: { $gte: from.dateOnly ? query.from : from.iso } });
     }
     if (query.to) and.push({ [wf.dateField]: { $lte: endOf(query.to) } });
-    if (query.deposit) anyOf([...fields].map((f) => ({ [f]: query.deposit })));
-    if (warehouse) anyOf([...fields].map((f) => ({ [f]: { $in: [...warehouse.divisions] } })));
+    if (query.deposit && fields.length) anyOf([...fields].map((f) => ({ [f]: query.deposit })));
+    if (warehouse && fields.length) anyOf([...fields].map((f) => ({ [f]: { $in: [...warehouse.divisions] } })));
     if (query.sync === 'pending') anyOf([{ 'sync.status': '' }, { 'sync.status': { $exists: false } }]);
     else if (query.sync) and.push({ 'sync.status': query.sync });
     const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
@@ -135,7 +144,8 @@ export class OperationService {
   async get(name: string, id: string, p: AuthPrincipal, lang: Lang): Promise<{ record: Rec; transitions: Rec[] }> {
     const wf = this.workflow(name);
     const record = await this.existing(wf, id, await this.warehouse(p));
-    const transitions = this.engine.availableTransitions(wf, record, [...p.access], this.superadmin(p)).map((t) => ({
+    // Every transition from the state, then those this user holds a key for (its own or one listing its operations).
+    const transitions = this.engine.availableTransitions(wf, record, [...p.access], true).filter((t) => this.mayTake(p, t)).map((t) => ({
       id: t.id, label: localize(t.label, lang), to: t.to, requires: t.requires ?? [], input: t.input ?? [], comment: t.comment ?? 'none',
       allowed: t.allowed, ...(t.reason ? { reason: localize(t.reason, lang) } : {}),
     }));
@@ -152,11 +162,20 @@ export class OperationService {
     value[wf.stateField] = wf.initial;
     await this.lines.check(wf, value, lang);
     await this.lines.checkDeposits(wf, value, draftDepositFields(wf), warehouse, lang);
+    await checkRegistered(this.reg, this.store, wf, value, lang);
     return value;
   }
 
-  async create(name: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+  /** A workflow governing master data (the IBC life cycle) has no drafts: its records are created and edited in master data. */
+  private drafted(name: string, lang: Lang): WorkflowDef {
     const wf = this.workflow(name);
+    const def = this.md.entity(wf.entity);
+    if (def.kind !== 'operation') throw new ApiError('WORKFLOW_NO_DRAFTS', { entity: localize(def.label, lang) });
+    return wf;
+  }
+
+  async create(name: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+    const wf = this.drafted(name, lang);
     const def = this.md.entity(wf.entity);
     const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
     // Derived last: a server field, which the pipeline keeps from the stored record.
@@ -165,7 +184,7 @@ export class OperationService {
   }
 
   async update(name: string, id: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
-    const wf = this.workflow(name);
+    const wf = this.drafted(name, lang);
     const def = this.md.entity(wf.entity);
     const warehouse = await this.warehouse(p);
     const before = await this.existing(wf, id, warehouse);
@@ -181,10 +200,16 @@ export class OperationService {
     }));
   }
 
-  /** What events name: the GTIN, unit and name of the record's materials, the GLN and name of its deposits. */
-  private async lookup(wf: WorkflowDef, record: Rec): Promise<PlanLookup> {
-    const materialIds = wf.lines ? [...new Set(linesOf(record, wf.lines).map((l) => getPath(l, wf.lines!.material)).filter((v): v is string => typeof v === 'string'))] : [];
-    const depositIds = [...new Set(wf.depositFields.map((f) => getPath(record, f)).filter((v): v is string => typeof v === 'string' && v !== ''))];
+  /**
+   * What planning needs to know: the records the transition takes along (transitionRecords) and
+   * where they are; for events, the GTIN, unit and name of the materials and the GLN and name of
+   * the deposits of every record it touches.
+   */
+  private async lookup(wf: WorkflowDef, t: TransitionDef, record: Rec, input: Rec | undefined): Promise<PlanLookup> {
+    const { records, touched } = await relatedRecords(this.reg, this.store, wf, t, record, input);
+    const ids = (pick: (x: Touched) => unknown[]) => [...new Set(touched.flatMap(pick).filter((v): v is string => typeof v === 'string' && v !== ''))];
+    const materialIds = ids(({ wf: w, record: r }) => (w.lines ? linesOf(r, w.lines).map((l) => getPath(l, w.lines!.material)) : []));
+    const depositIds = ids(({ wf: w, record: r }) => w.depositFields.map((f) => getPath(r, f)));
     const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
     const [materials, deposits] = await Promise.all([
       materialIds.length ? this.store.find('material', { filter: { id: { $in: materialIds } } }) : [],
@@ -193,6 +218,8 @@ export class OperationService {
     return {
       materials: Object.fromEntries(materials.map((m) => [m.id, { gtin: text(m.gtin), uom: text(m.uom), name: text(m.name) }])),
       deposits: Object.fromEntries(deposits.map((d) => [d.id, { gln: text(d.gln), name: text(d.division_name) }])),
+      records,
+      places: touched.length > 1 ? await placesOf(this.reg, this.store, touched) : {},
     };
   }
 
@@ -202,17 +229,24 @@ export class OperationService {
     const before = await this.existing(wf, id, warehouse);
     const t = wf.transitions.find((x) => x.id === transitionId);
     if (!t) throw new ApiError('TRANSITION_NOT_ALLOWED', { transition: transitionId.slice(0, 60), state: String(before[wf.stateField] ?? '') });
-    if (!canAccess(p, { key: t.access }, this.reg.access.superadmin)) throw new ApiError('FORBIDDEN', { key: t.access });
+    if (!this.mayTake(p, t)) throw new ApiError('FORBIDDEN', { key: t.access });
     let plan: TransitionPlan;
     const now = this.clock().toISOString();
+    const lookup = await this.lookup(wf, t, before, body?.fields);
     try {
-      const ctx = { userId: p.userId, userName: p.displayName, now, lang, lookup: await this.lookup(wf, before) };
+      const ctx = { userId: p.userId, userName: p.displayName, now, lang, lookup };
       plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;
     }
     if (t.at) await this.lines.checkDeposits(wf, plan.record, [t.at], warehouse, lang);
-    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now);
+    await checkRegistered(this.reg, this.store, wf, plan.record, lang);
+    for (const r of plan.records) await checkRegistered(this.reg, this.store, this.workflow(r.workflow), r.record, lang);
+    const written = [
+      { entity: wf.entity, id, before: before as Rec, after: plan.record },
+      ...plan.records.map((r) => ({ entity: r.entity, id: r.id, before: lookup.records?.[r.entity]?.[r.id] ?? {}, after: r.record })),
+    ];
+    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now, (s) => checkUniqueValues(this.reg, s, written, lang));
     return { record: this.md.present(this.md.entity(wf.entity), record) };
   }
 }
