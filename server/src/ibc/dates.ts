@@ -69,13 +69,16 @@ export async function refreshAdrDates(store: Store, s: IbcSettings): Promise<num
       sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}),
       projection: { manufactured_date: 1, lastInspectionDate: 1, material_type: 1, nextInspectionDate: 1, endOfLife: 1 },
     });
-    for (const rec of page) {
-      const patch = adrPatch(rec, s);
-      if (!patch) continue;
-      // Gone meanwhile (a hard delete): nothing to date.
-      await store.patch(IBC_ENTITY, rec.id, patch).catch((e: unknown) => { if (!isStoreError(e, 'NOT_FOUND')) throw e; });
-      changed++;
-    }
+    const patches = page.map((rec) => ({ id: rec.id, patch: adrPatch(rec, s) })).filter((p) => p.patch !== null);
+    // One commit a page where the store has transactions, not one an IBC.
+    const write = async (w: Store) => {
+      for (const p of patches) {
+        // Gone meanwhile (a hard delete): nothing to date.
+        await w.patch(IBC_ENTITY, p.id, p.patch!).catch((e: unknown) => { if (!isStoreError(e, 'NOT_FOUND')) throw e; });
+      }
+    };
+    if (patches.length) await (store.capabilities.transactions ? store.transaction(write) : write(store));
+    changed += patches.length;
     if (page.length < PAGE) return changed;
     after = { id: page[page.length - 1].id };
   }
