@@ -10,6 +10,8 @@ import { masterDataExportRoutes } from './masterdataExport';
 import { fileRoutes } from './files';
 import { importRoutes } from './imports';
 import { operationRoutes } from '../workflows/routes';
+import { ibcRoutes } from '../ibc/routes';
+import { bulkRoutes } from '../bulk/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -32,6 +34,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => fileRoutes(a, { registry, store, config }),
     (a) => importRoutes(a, { registry, store, dir: join(config.dataDir, 'imports'), ...config.imports }),
     (a) => operationRoutes(a, { registry, store }),
+    (a) => ibcRoutes(a, { registry, store }),
+    (a) => bulkRoutes(a, { registry, store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

@@ -9,7 +9,7 @@ let timePart = '';
 /** The random part's 16 base32 digits, incremented in place (an import makes thousands of ids a millisecond). */
 const digits = new Uint8Array(16);
 
-function encodeTime(ms: number): string {
+export function encodeTime(ms: number): string {
   let out = '';
   for (let i = 0; i < 10; i++) {
     out = ALPHABET[ms % 32] + out;

@@ -1,0 +1,85 @@
+import { DEFAULT_PAGE_SIZE, type Registry } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import type { AuthPrincipal } from '../auth/principal';
+import { buildListQuery } from '../masterdata/query';
+import { MasterDataService } from '../masterdata/service';
+import type { Filter, Store } from '../store/types';
+import { ENGINE, OperationService } from '../workflows/service';
+import { addMonths, dayOf, IBC_ENTITY } from './dates';
+import { IBC_EVENT } from './summary';
+
+type Rec = Record<string, unknown>;
+
+export interface IbcListQuery {
+  state?: string;
+  q?: string;
+  customer?: string;
+  usesMin?: number;
+  usesMax?: number;
+  ageMin?: number;
+  ageMax?: number;
+  page?: number;
+  pageSize?: number;
+  sort?: string;
+}
+
+/**
+ * The IBC list's filters as store conditions. Age is in whole years, as one's age: `ageMax=3`
+ * keeps an IBC of 3 years and 11 months, so its manufacture date is after today − 4 years.
+ */
+export function ibcFilters(q: IbcListQuery, today: string): Filter[] {
+  const and: Filter[] = [];
+  if (q.state) and.push({ status: { $in: q.state.split(',') } });
+  if (q.customer) and.push({ customer: q.customer });
+  if (q.usesMin !== undefined) and.push({ numberOfUses: { $gte: q.usesMin } });
+  if (q.usesMax !== undefined) and.push({ numberOfUses: { $lte: q.usesMax } });
+  if (q.ageMin !== undefined) and.push({ manufactured_date: { $lte: addMonths(today, -12 * q.ageMin)! } });
+  if (q.ageMax !== undefined) and.push({ manufactured_date: { $gt: addMonths(today, -12 * (q.ageMax + 1))! } });
+  return and;
+}
+
+/** IBC look-ups, the IBC list with its fleet filters, and an IBC's log. */
+export class IbcService {
+  private readonly md: MasterDataService;
+  private readonly ops: OperationService;
+
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly clock: () => Date = () => new Date()) {
+    this.md = new MasterDataService(reg, store);
+    this.ops = new OperationService(reg, store, ENGINE, clock);
+  }
+
+  /** By serial number or NFC tag, exactly one of them; presented as the master-data GET does. */
+  async lookup(q: { serial?: string; nfc?: string }): Promise<Rec> {
+    if ((q.serial === undefined) === (q.nfc === undefined)) throw new ApiError('INVALID_REQUEST', { detail: 'give exactly one of serial and nfc' });
+    const [field, value, label] = q.serial !== undefined ? ['serial_number', q.serial, 'serial number'] : ['nfcTagNumber', q.nfc!, 'NFC tag'];
+    const [doc] = await this.store.find(IBC_ENTITY, { filter: { [field]: value }, limit: 1 });
+    if (!doc) throw new ApiError('VALUE_NOT_FOUND', { entity: 'IBC', label, value: value.slice(0, 100) });
+    return this.md.present(this.md.entity(IBC_ENTITY), doc);
+  }
+
+  /** The IBC's life-cycle rows, newest first; 404 for an IBC that does not exist. */
+  async events(id: string, page = 1, pageSize = DEFAULT_PAGE_SIZE): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+    if (!(await this.store.get(IBC_ENTITY, id))) throw new ApiError('RECORD_NOT_FOUND', { entity: IBC_ENTITY, id: id.slice(0, 100) });
+    const filter = { record: id };
+    const [data, total] = await Promise.all([
+      this.store.find(IBC_EVENT, { filter, sort: { at: -1, id: -1 }, skip: (page - 1) * pageSize, limit: pageSize }),
+      this.store.count(IBC_EVENT, filter),
+    ]);
+    return { data, total, page, pageSize };
+  }
+
+  /** The IBCs, narrowed like the operations lists by the selected warehouse group (on deposit_id). */
+  async list(q: IbcListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+    const def = this.md.entity(IBC_ENTITY);
+    const base = buildListQuery(this.reg, def, { q: q.q, page: q.page, pageSize: q.pageSize ?? DEFAULT_PAGE_SIZE, sort: q.sort });
+    const and = ibcFilters(q, dayOf(this.clock()));
+    const warehouse = await this.ops.warehouse(p);
+    if (warehouse) and.push({ deposit_id: { $in: [...warehouse.divisions] } });
+    const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
+    const [data, total] = await Promise.all([
+      this.store.find(IBC_ENTITY, { filter, search: base.search, sort: base.sort, skip: base.skip, limit: base.limit }),
+      this.store.count(IBC_ENTITY, filter, { search: base.search }),
+    ]);
+    return { data: data.map((d) => this.md.present(def, d)), total, page: base.page, pageSize: base.pageSize };
+  }
+}
