@@ -14,6 +14,18 @@ export interface IbcContainer {
    */
   manufactured_date?: string;
   /**
+   * Rigid plastic and composite IBCs may be used for 5 years from manufacture (ADR 4.1.1.15).
+   */
+  material_type: ('rigid_plastic' | 'composite' | 'metal' | 'flexible') & string;
+  /**
+   * Capacity
+   */
+  capacity?: number;
+  /**
+   * The last periodic inspection (every 2.5 years, ADR 6.5.4.4); a QC that records an inspection updates it.
+   */
+  lastInspectionDate?: string;
+  /**
    * Deposit
    */
   deposit_id: string | number | {};
@@ -29,6 +41,175 @@ export interface IbcContainer {
    * State
    */
   state: number & (1 | 3);
+  /**
+   * Status
+   */
+  status?: (
+    | 'in_stock_empty'
+    | 'prepared'
+    | 'in_transit'
+    | 'at_customer'
+    | 'return_requested'
+    | 'returned'
+    | 'in_qc'
+    | 'quarantine'
+    | 'blocked'
+    | 'disposed'
+  ) &
+    string;
+  /**
+   * Fill count
+   */
+  numberOfUses?: number;
+  /**
+   * NFC tag
+   */
+  nfcTagNumber?: string;
+  /**
+   * Top seal
+   */
+  topSeal?: string;
+  /**
+   * Bottom seal
+   */
+  bottomSeal?: string;
+  /**
+   * Prepared date
+   */
+  preparedDate?: string;
+  /**
+   * Production plant
+   */
+  productionPlant?: string | number | {};
+  /**
+   * Content
+   */
+  content?: {
+    /**
+     * Material
+     */
+    material?: string | number | {};
+    /**
+     * Batch
+     */
+    batch?: string;
+    /**
+     * Quantity
+     */
+    quantity?: number;
+    /**
+     * Unit of measure
+     */
+    uom?: string | number | {};
+  };
+  /**
+   * Who holds the IBC while it is at a customer.
+   */
+  customer?: string | number | {};
+  /**
+   * At the customer since
+   */
+  customerSince?: string;
+  /**
+   * Last customer
+   */
+  lastCustomer?: string | number | {};
+  /**
+   * In transit to
+   */
+  inTransitTo?: string | number | {};
+  /**
+   * Delivery
+   */
+  deliveryId?: string;
+  /**
+   * Return request
+   */
+  returnRequestId?: string;
+  /**
+   * Returned
+   */
+  returnState?: ('empty' | 'full') & string;
+  /**
+   * QC date
+   */
+  qcDate?: string;
+  /**
+   * QC status
+   */
+  qcStatus?: ('passed' | 'quarantine' | 'blocked') & string;
+  /**
+   * QC result
+   */
+  qcResult?: string;
+  /**
+   * Performed by
+   */
+  performedBy?: string;
+  /**
+   * The QC included the periodic inspection: its date becomes the last inspection date.
+   */
+  inspection?: boolean;
+  /**
+   * QC lead time
+   */
+  qcLeadTime?: number;
+  /**
+   * Next inspection date
+   */
+  nextInspectionDate?: string;
+  /**
+   * End of life
+   */
+  endOfLife?: string;
+  /**
+   * Map marker of the place.
+   */
+  location?: {
+    /**
+     * Latitude
+     */
+    lat?: number;
+    /**
+     * Longitude
+     */
+    lng?: number;
+  };
+  /**
+   * History
+   *
+   * @maxItems 1000
+   */
+  history?: {
+    /**
+     * Transition
+     */
+    transition?: string;
+    /**
+     * From
+     */
+    from?: string;
+    /**
+     * To
+     */
+    to?: string;
+    /**
+     * By
+     */
+    by?: string | number | {};
+    /**
+     * By (name)
+     */
+    byName?: string;
+    /**
+     * When
+     */
+    at?: string;
+    /**
+     * Comment
+     */
+    comment?: string;
+  }[];
   /**
    * ID
    */

@@ -154,6 +154,10 @@ export interface OperationFeatureDef {
   depositField?: string;
   states?: string[];
   create?: boolean;
+  /** A measures panel above the list: `ibc`, the customer holdings and fleet measures (issue 16). */
+  measures?: 'ibc';
+  /** A map of the listed records that have `location.lat` / `location.lng`. */
+  map?: boolean;
 }
 
 export interface FeatureCatalogue {
@@ -166,7 +170,10 @@ export interface AccessKeyDef {
   key: string;
   label: LocalText;
   customerModule?: boolean;
-  /** The backend operation keys (SPEC 7) this key grants, wherever a route or transition declares one of them. */
+  /**
+   * The backend operation keys (SPEC 7) this key grants: every route and transition declaring one
+   * of them. A mobile feature key (SPEC 6) lists the operations it needs and nothing else.
+   */
   operations?: string[];
 }
 
@@ -176,7 +183,6 @@ export interface AccessDef {
   templates: { id: string; label: LocalText; keys: string[] }[];
   profiles: { id: string; label: LocalText; templates?: string[]; keys?: string[] }[];
   operations: string[];
-  mobile: { key: string; label: LocalText; operations: string[] }[];
 }
 
 export interface CustomMenuEntry {
@@ -203,6 +209,8 @@ export interface DeploymentSettings {
   mobileAppVersion: string;
   materialPackageIds: Record<string, number>;
   showIcons: boolean;
+  /** IBC fleet rules (ADR 4.1.1.15, 6.5.4.4), see deployment.schema.json. */
+  ibc: IbcSettings;
   logo?: string | null;
   customMenu?: CustomMenuEntry[] | null;
   globalSearch?: string[];
@@ -228,6 +236,17 @@ export interface DeploymentSettings {
     center?: { lat?: number; lng?: number };
     zoom?: number;
   };
+}
+
+export interface IbcSettings {
+  /** Months between periodic inspections (ADR: 2.5 years). */
+  inspectionIntervalMonths: number;
+  /** Service life of rigid plastic and composite IBCs from manufacture (ADR: 5 years). */
+  lifetimeYears: number;
+  /** Days before an inspection or end of life when the alert is raised. */
+  alertDaysBefore: number;
+  /** Days at a customer after which an IBC not returned counts as lost. */
+  lossAfterDays: number;
 }
 
 export interface DeploymentDef {

@@ -5,7 +5,7 @@ import type { Parsed } from './load';
 import type { Problem } from './problems';
 import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
-import { checkWorkflows } from './workflowrefs';
+import { checkWorkflows, workflowOperations } from './workflowrefs';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
 export const PSEUDO_NAVIGATION_TYPES = ['home', 'epc', 'import', 'lot'];
@@ -78,9 +78,10 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     pr.templates?.forEach((t, j) => { if (!templateIds.has(t)) add(access.file, `/profiles/${i}/templates/${j}`, `template "${t}" is not declared`); });
     pr.keys?.forEach((k, j) => checkAccess(access.file, `/profiles/${i}/keys/${j}`, k));
   });
-  const operations = new Set(access.def.operations);
-  access.def.mobile.forEach((m, i) => m.operations.forEach((o, j) => {
-    if (!operations.has(o)) add(access.file, `/mobile/${i}/operations/${j}`, `operation "${o}" is not in operations`);
+  // A key's operations are backend operation keys (SPEC 7) or ones a workflow declares it serves.
+  const operations = new Set([...access.def.operations, ...[...p.workflows.values()].flatMap(({ def }) => workflowOperations(def))]);
+  access.def.keys.forEach((k, i) => k.operations?.forEach((o, j) => {
+    if (!operations.has(o)) add(access.file, `/keys/${i}/operations/${j}`, `operation "${o}" is neither in operations nor served by a workflow${suggest(o, operations)}`);
   }));
 
   const features = p.features!;
@@ -109,6 +110,10 @@ export function checkCrossReferences(p: Parsed): Problem[] {
         f.operation.states?.forEach((s, j) => { if (!states.has(s)) add(features.file, `${at}/operation/states/${j}`, `state "${s}" is not a state of ${wf.name}`); });
         const d = f.operation.depositField;
         if (d !== undefined && !wf.depositFields.includes(d)) add(features.file, `${at}/operation/depositField`, `"${d}" is not one of ${wf.name}'s depositFields`);
+        const located = p.entities.get(wf.entity)?.def.fields;
+        if (f.operation.map && located && !(fieldAt(located, 'location.lat') && fieldAt(located, 'location.lng'))) {
+          add(features.file, `${at}/operation/map`, `entity "${wf.entity}" has no location.lat and location.lng to map`);
+        }
       }
     }
   });

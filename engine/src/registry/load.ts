@@ -6,7 +6,7 @@ import { describeMetaErrors, metaValidator, type DefinitionKind } from './meta';
 import type { Problem } from './problems';
 import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
-import { sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseWorkflow } from './sanitise';
+import { sanitiseAccess, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseWorkflow } from './sanitise';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -112,7 +112,7 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
     reports: values(parsed.reports),
     i18n: values(parsed.i18n) as Partial<Record<Lang, I18nBundle>>,
     features: sanitiseFeatures(parsed.features!.def),
-    access: parsed.access!.def,
+    access: sanitiseAccess(parsed.access!.def),
     deployment: parsed.deployment!.def,
   });
   return { registry, problems: [] };

@@ -1,4 +1,4 @@
-import type { EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef } from '../types';
+import type { AccessDef, EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef } from '../types';
 import { defaultWidget } from '../fields/types';
 import type { EffectDef, LinesDef, WorkflowDefinition } from '../workflow/types';
 
@@ -45,8 +45,10 @@ export function sanitiseExtension(def: ExtensionDef): ExtensionDef {
 /**
  * A workflow with its defaults applied once: a transition's comment is optional, its lists are
  * present, effects, setLines and ObjectEvent templates walk the workflow's lines unless they
- * name their own, an ObjectEvent observes, an alert is informative. Naming the lines field as
- * a transition's input means its rejected quantities: a transition never rewrites what was shipped.
+ * name their own (an event of serialised objects, `epcs`, walks none unless it names them), an
+ * ObjectEvent observes, an alert is informative, an effect's maps are present. Naming the lines
+ * field as a transition's input means its rejected quantities: a transition never rewrites what
+ * was shipped.
  */
 export function sanitiseWorkflow(def: WorkflowDefinition): WorkflowDefinition {
   const lines = def.lines;
@@ -55,22 +57,37 @@ export function sanitiseWorkflow(def: WorkflowDefinition): WorkflowDefinition {
     switch (e.type) {
       case 'addStock': case 'removeStock': case 'moveStock': return withLines(e);
       case 'raiseAlert': return { ...e, severity: e.severity ?? 'info' };
-      case 'emitEvent': return { ...e, event: e.event.type === 'ObjectEvent' ? withLines({ ...e.event, action: e.event.action ?? 'OBSERVE' }) : e.event };
+      case 'emitEvent': {
+        if (e.event.type !== 'ObjectEvent') return e;
+        const event = { ...e.event, action: e.event.action ?? 'OBSERVE' };
+        return { ...e, event: event.epcs ? event : withLines(event) };
+      }
+      case 'setFields': return { ...e, set: e.set ?? {}, inc: e.inc ?? {} };
+      case 'transitionRecords': return { ...e, fields: e.fields ?? {}, match: e.match ?? {} };
       default: return e;
     }
   };
   return {
     ...def,
     derive: def.derive ?? [],
+    registered: def.registered ?? [],
+    operations: { read: def.operations?.read ?? [], draft: def.operations?.draft ?? [] },
     transitions: def.transitions.map((t) => ({
       ...t,
       comment: t.comment ?? 'optional',
+      operations: t.operations ?? [],
+      refuse: t.refuse ?? [],
       requires: t.requires ?? [],
       input: (t.input ?? []).map((p) => (lines?.rejected && p === lines.field ? `${p}.${lines.rejected}` : p)),
       effects: (t.effects ?? []).map(effect),
       ...(t.setLines ? { setLines: withLines(t.setLines) } : {}),
     })),
   };
+}
+
+/** Every key lists the backend operations it grants, none unless it says. */
+export function sanitiseAccess(def: AccessDef): AccessDef {
+  return { ...def, keys: def.keys.map((k) => ({ ...k, operations: k.operations ?? [] })) };
 }
 
 /** A feature drawn from a workflow offers the new-record form unless it says otherwise (a work tray). */

@@ -2,7 +2,7 @@ import type { FieldDef } from '../types';
 import { isCbvTerm } from '../workflow/cbv';
 import { HISTORY_FIELD } from '../workflow/plan';
 import { queryProblem } from '../workflow/query';
-import type { EffectDef, EventTemplate, LinesDef, ValueRef } from '../workflow/types';
+import type { EffectDef, EventTemplate, LinesDef, TransitionDef, ValueRef, WorkflowDefinition } from '../workflow/types';
 import type { Parsed } from './load';
 import { fieldAt } from './registry';
 
@@ -10,6 +10,22 @@ type Add = (file: string, pointer: string, message: string) => void;
 
 /** The entity deposits are divisions of (SPEC 3.5): every deposit a workflow names references it. */
 export const DEPOSIT_ENTITY = 'company_division';
+
+/** The fields every log row has (LogDef), besides the workflow's own. */
+export const LOG_ROW_FIELDS = ['record', 'transition', 'from', 'to', 'at', 'since', 'by', 'operation'];
+
+/** Value roots naming a field of the record itself: after the transition's input is merged, or before it. */
+const RECORD_ROOTS = ['$record.', '$before.'];
+
+/** Every backend operation key (SPEC 7) a workflow says its routes and transitions serve. */
+export function workflowOperations(def: WorkflowDefinition): string[] {
+  return [...(def.operations?.read ?? []), ...(def.operations?.draft ?? []), ...def.transitions.flatMap((t) => t.operations ?? [])];
+}
+
+/** The `{path}` placeholders of a refuse rule's message. */
+function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(/\{([A-Za-z][A-Za-z0-9_.-]*)\}/g)].map((m) => m[1]);
+}
 
 /**
  * What the workflow meta-schema cannot see: the entity it governs and the fields, states, keys,
@@ -19,7 +35,10 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
   for (const [, { file, def }] of p.workflows) {
     const entity = p.entities.get(def.entity)?.def;
     if (!entity) { add(file, '/entity', `entity "${def.entity}" does not exist`); continue; }
-    if (entity.kind !== 'operation') add(file, '/entity', `entity "${def.entity}" is of kind ${entity.kind}, not operation`);
+    // A master record (an IBC) may have a life cycle too, as long as no client can write its state.
+    if (entity.kind === 'master') {
+      if (!entity.serverFields?.includes(def.stateField)) add(file, '/stateField', `field "${def.stateField}" of master entity "${def.entity}" must be one of its serverFields, so only transitions change it`);
+    } else if (entity.kind !== 'operation') add(file, '/entity', `entity "${def.entity}" is of kind ${entity.kind}, not operation or master`);
     const fields = entity.fields;
     const need = (pointer: string, path: string, within: readonly FieldDef[] = fields, where = def.entity): FieldDef | undefined => {
       const f = fieldAt(within, path);
@@ -56,7 +75,10 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
         return undefined;
       }
       for (const k of ['material', 'batch', 'quantity', 'unit', 'rejected', 'accepted'] as const) {
-        if (lines[k] !== undefined) need(`${pointer}/${k}`, lines[k], within, `the lines ${lines.field}`);
+        const path = lines[k];
+        if (path === undefined) continue;
+        if (path.startsWith('$record.')) need(`${pointer}/${k}`, path.slice(8), fields);
+        else need(`${pointer}/${k}`, path, within, `the lines ${lines.field}`);
       }
       return within;
     };
@@ -65,9 +87,10 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
     /** A `$record.` or `$line.` reference must name a field; `$line.` only where lines are walked. */
     const ref = (pointer: string, value: ValueRef | undefined, line: readonly FieldDef[] | undefined, deposit = false) => {
       if (typeof value !== 'string') return;
-      if (value.startsWith('$record.')) {
-        const f = need(pointer, value.slice(8));
-        if (f && deposit && f.ref !== DEPOSIT_ENTITY) add(file, pointer, `field "${value.slice(8)}" must be a reference to ${DEPOSIT_ENTITY}`);
+      const root = RECORD_ROOTS.find((r) => value.startsWith(r));
+      if (root) {
+        const f = need(pointer, value.slice(root.length));
+        if (f && deposit && f.ref !== DEPOSIT_ENTITY) add(file, pointer, `field "${value.slice(root.length)}" must be a reference to ${DEPOSIT_ENTITY}`);
       } else if (value.startsWith('$line.')) {
         if (!line) add(file, pointer, `${value} is used where no lines are walked`);
         else need(pointer, value.slice(6), line, 'the lines');
@@ -92,6 +115,30 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       });
     });
 
+    const query = (pointer: string, q: Record<string, unknown> | undefined) => {
+      const problem = q && queryProblem(q);
+      if (problem) add(file, pointer, `not a valid query: ${problem}`);
+    };
+
+    if (def.log) {
+      const log = p.entities.get(def.log.entity)?.def;
+      if (!log) add(file, '/log/entity', `entity "${def.log.entity}" does not exist`);
+      else {
+        const missing = LOG_ROW_FIELDS.filter((f) => !fieldAt(log.fields, f));
+        if (missing.length) add(file, '/log/entity', `entity "${def.log.entity}" has no ${missing.map((f) => `"${f}"`).join(', ')} field for the log rows`);
+      }
+      for (const [k, v] of Object.entries(def.log.fields)) {
+        if (log) need(`/log/fields/${k}`, k, log.fields, def.log.entity);
+        ref(`/log/fields/${k}`, v, undefined);
+      }
+    }
+    def.registered?.forEach((r, i) => {
+      need(`/registered/${i}/field`, r.field);
+      const target = p.entities.get(r.entity)?.def;
+      if (!target) add(file, `/registered/${i}/entity`, `entity "${r.entity}" does not exist`);
+      else need(`/registered/${i}/key`, r.key, target.fields, r.entity);
+    });
+
     const ids = new Set<string>();
     def.transitions.forEach((t, i) => {
       const at = `/transitions/${i}`;
@@ -103,8 +150,15 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       t.requires?.forEach((f, j) => need(`${at}/requires/${j}`, f));
       t.input?.forEach((f, j) => need(`${at}/input/${j}`, f));
       if (t.at !== undefined) depositField(`${at}/at`, t.at);
-      const guardProblem = t.guard && queryProblem(t.guard);
-      if (guardProblem) add(file, `${at}/guard`, `not a valid query: ${guardProblem}`);
+      query(`${at}/guard`, t.guard);
+      t.refuse?.forEach((r, j) => {
+        query(`${at}/refuse/${j}/when`, r.when);
+        const en = placeholdersOf(r.message.en);
+        en.forEach((path) => need(`${at}/refuse/${j}/message/en`, path));
+        for (const [lang, text] of Object.entries(r.message)) {
+          if (placeholdersOf(text).sort().join() !== [...en].sort().join()) add(file, `${at}/refuse/${j}/message/${lang}`, `placeholders differ from the en message's {${en.join('}, {')}}`);
+        }
+      });
       if (t.setLines) {
         const line = linesOr(`${at}/setLines`, t.setLines.lines, 'setLines');
         for (const [k, v] of Object.entries(t.setLines.set)) {
@@ -116,6 +170,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
     });
 
     function checkEffect(at: string, e: EffectDef): void {
+      query(`${at}/when`, e.when);
       switch (e.type) {
         case 'addStock': case 'removeStock': {
           const line = linesOr(at, e.lines, e.type);
@@ -148,7 +203,53 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
           }
           break;
         }
+        case 'setFields': {
+          for (const [k, v] of Object.entries(e.set ?? {})) {
+            need(`${at}/set/${k}`, k);
+            ref(`${at}/set/${k}`, v, undefined);
+          }
+          for (const k of Object.keys(e.inc ?? {})) {
+            const f = need(`${at}/inc/${k}`, k);
+            if (f && f.type !== 'number' && f.type !== 'integer') add(file, `${at}/inc/${k}`, `field "${k}" is not a number`);
+          }
+          break;
+        }
+        case 'transitionRecords': checkTransitionRecords(at, e); break;
         case 'raiseAlert': break;
+      }
+    }
+
+    /** The list field and its reference to the other workflow's entity, the transitions taken, and what they are handed. */
+    function checkTransitionRecords(at: string, e: Extract<EffectDef, { type: 'transitionRecords' }>): void {
+      const child = p.workflows.get(e.workflow)?.def;
+      if (!child) add(file, `${at}/workflow`, `workflow "${e.workflow}" does not exist`);
+      const list = need(`${at}/records/field`, e.records.field);
+      const line = list?.type === 'object' && list.multiple ? list.fields : undefined;
+      if (list && !line) add(file, `${at}/records/field`, `field "${e.records.field}" is not a list of objects`);
+      const idField = line && need(`${at}/records/id`, e.records.id, line, `the lines ${e.records.field}`);
+      if (idField && child && (idField.type !== 'reference' || idField.ref !== child.entity)) {
+        add(file, `${at}/records/id`, `field "${e.records.id}" must be a reference to ${child.entity}`);
+      }
+      const targets: TransitionDef[] = [];
+      const target = (id: unknown, pointer: string, what: string) => {
+        const found = child!.transitions.find((x) => x.id === id);
+        if (found) targets.push(found);
+        else add(file, pointer, `${what} is not a transition of ${child!.name}`);
+      };
+      if (child && typeof e.transition === 'string' && e.transition.startsWith('$line.')) {
+        const path = e.transition.slice(6);
+        const chooser = line && need(`${at}/transition`, path, line, 'the lines');
+        if (chooser && !chooser.options) add(file, `${at}/transition`, `field "${path}" has no options: they must be transition ids of ${child.name}`);
+        chooser?.options?.forEach((o) => target(o.value, `${at}/transition`, `option "${o.value}" of ${path}`));
+      } else if (child) target(e.transition, `${at}/transition`, `"${e.transition}"`);
+      const childFields = child && p.entities.get(child.entity)?.def.fields;
+      for (const [k, v] of Object.entries(e.match ?? {})) {
+        if (childFields) need(`${at}/match/${k}`, k, childFields, child.entity);
+        ref(`${at}/match/${k}`, v, line);
+      }
+      for (const [k, v] of Object.entries(e.fields ?? {})) {
+        for (const tr of targets) if (!tr.input?.includes(k)) add(file, `${at}/fields/${k}`, `"${k}" is not an input of ${child!.name}'s transition ${tr.id}`);
+        ref(`${at}/fields/${k}`, v, line);
       }
     }
 
@@ -167,7 +268,9 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
           ref(`${at}/${side}/${k}/value`, s.value, undefined, true);
         });
       }
-      if (ev.type === 'ObjectEvent') ref(`${at}/quantity`, ev.quantity, linesOr(at, ev.lines, 'an ObjectEvent'));
+      ev.epcs?.forEach((v, k) => ref(`${at}/epcs/${k}`, v, undefined));
+      // An event of serialised objects needs no lines; one of quantities walks them.
+      if (ev.type === 'ObjectEvent' && (!ev.epcs || ev.lines)) ref(`${at}/quantity`, ev.quantity, linesOr(at, ev.lines, 'an ObjectEvent'));
       else {
         if (ev.inputs) lineFields(`${at}/inputs`, ev.inputs);
         if (ev.outputs) lineFields(`${at}/outputs`, ev.outputs);

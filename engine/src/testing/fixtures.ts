@@ -76,11 +76,13 @@ export function fixtureSources(over: Partial<Record<string, unknown>> = {}): Def
     },
     'schemas/access.json': {
       superadmin: 'superadmin',
-      keys: ['Dashboards', 'traceabilityMapUser', 'Assets', 'Master Data', 'Imports', 'Reports'].map((key) => ({ key, label: t(key), customerModule: key === 'Imports' || undefined })),
+      keys: [
+        ...['Dashboards', 'traceabilityMapUser', 'Assets', 'Master Data', 'Imports', 'Reports'].map((key) => ({ key, label: t(key), customerModule: key === 'Imports' || undefined })),
+        { key: 'ibc.mobile.returns', label: t('IBC Returns'), operations: ['fetchReturns', 'getIBC'] },
+      ],
       templates: [{ id: 'viewer', label: t('Viewer'), keys: ['Dashboards', 'Reports'] }],
       profiles: [{ id: 'traceabilityMapUser', label: t('Map user'), templates: ['viewer'], keys: ['traceabilityMapUser'] }],
       operations: ['fetchReturns', 'getIBC'],
-      mobile: [{ key: 'ibc.mobile.returns', label: t('IBC Returns'), operations: ['fetchReturns', 'getIBC'] }],
     },
     'schemas/deployment.json': {
       name: 'test',
@@ -101,6 +103,7 @@ export function fixtureSources(over: Partial<Record<string, unknown>> = {}): Def
         mobileAppVersion: '1.1.0',
         materialPackageIds: { ibc: 71, bulk: 1 },
         showIcons: true,
+        ibc: { inspectionIntervalMonths: 30, lifetimeYears: 5, alertDaysBefore: 30, lossAfterDays: 180 },
         globalSearch: ['company'],
         frame: { featuresOrigin: 'http://127.0.0.1:3000/features', baseDomain: 'localhost', indexPage: 'index.html', allowedOrigins: [] },
         signIn: { providers: [] },

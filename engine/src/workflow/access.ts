@@ -1,8 +1,8 @@
 import type { AccessDef } from '../types';
 import type { TransitionDef, WorkflowDefinition } from './types';
 
-/** The access keys and mobile feature keys that list backend operations (schemas/access.json). */
-type OperationKeys = Pick<AccessDef, 'keys'> & Partial<Pick<AccessDef, 'mobile'>>;
+/** The access keys, mobile feature keys among them, that list backend operations (schemas/access.json). */
+type OperationKeys = Pick<AccessDef, 'keys'>;
 
 /**
  * The keys granting any of `operations` (backend operation keys, SPEC 7): every access key and
@@ -11,7 +11,7 @@ type OperationKeys = Pick<AccessDef, 'keys'> & Partial<Pick<AccessDef, 'mobile'>
 export function keysGranting(access: OperationKeys, operations: readonly string[] | undefined): string[] {
   if (!operations?.length) return [];
   const wanted = new Set(operations);
-  const keys = [...access.keys, ...(access.mobile ?? [])]
+  const keys = access.keys
     .filter((k) => k.operations?.some((o) => wanted.has(o)))
     .map((k) => k.key);
   return [...new Set(keys)];
