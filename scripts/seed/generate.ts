@@ -127,7 +127,8 @@ export function generateDemo(scale = 1): DemoData {
   for (let i = 0; i < nIbcs; i++) {
     const deposit = deposits[i % deposits.length];
     const made = new Date(Date.UTC(2021 + (i % 5), i % 12, 1 + (i % 27)));
-    ibcs.push({ id: newId(), serial_number: `IBC-${pad(i, 7)}`, company_id: deposit.company_id, manufactured_date: made.toISOString().slice(0, 10), deposit_id: deposit.id, po_number: `PO-${2024 + (i % 3)}-${pad(i % 500, 4)}`, product_code_id: products[i % products.length].id, ...active });
+    ibcs.push({ id: newId(), serial_number: `IBC-${pad(i, 7)}`, company_id: deposit.company_id, manufactured_date: made.toISOString().slice(0, 10), deposit_id: deposit.id, po_number: `PO-${2024 + (i % 3)}-${pad(i % 500, 4)}`, product_code_id: products[i % products.length].id,
+      material_type: i % 10 === 9 ? 'composite' : 'rigid_plastic', capacity: 1000, status: 'in_stock_empty', numberOfUses: 0, ...active });
   }
   put('ibc_container', ibcs);
   return out;

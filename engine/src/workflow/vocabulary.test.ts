@@ -84,7 +84,7 @@ const IBC: WorkflowDefinition = {
       ],
       effects: [
         { type: 'setFields', inc: { numberOfUses: 1 } },
-        { type: 'emitEvent', event: { type: 'ObjectEvent', bizStep: 'packing', disposition: 'container_closed', epcs: ['$record.serial_number'], readPoint: '$record.deposit_id' } },
+        { type: 'emitEvent', event: { type: 'ObjectEvent', bizStep: 'packing', disposition: 'container_closed', epcs: ['$record.serial_number'], lines: contentLines, readPoint: '$record.deposit_id' } },
       ],
     },
     {
