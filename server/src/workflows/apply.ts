@@ -76,7 +76,9 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
     operation, createdAt: p.at, createdBy: p.userId, state: 1,
   } as unknown as Doc)), replay);
   for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
-  const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { id: `${p.opId}.l${i}`, createdAt: p.at, createdBy: p.userId, ...l.doc } as Doc }));
+  // The operation's id (a ULID) orders log rows by the time they were written, which readers
+  // folding a log in id order rely on (server/src/ibc/summary.ts); the plan's own id would not.
+  const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
