@@ -82,9 +82,13 @@ export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serial
   return { ready, refused };
 }
 
-/** The JSON of a new record: the row's value (its text when staged) with its id and `extra` (metadata) spliced in. */
-function insertJson(id: string, s: Staged, extra: string): string {
-  const body = s.text ?? JSON.stringify(s.v);
+/**
+ * The JSON of a new record: the row's value (its text when staged) with its id and `extra`
+ * (metadata) spliced in. Where the entity derives fields, the value is read and derived first.
+ */
+function insertJson(ctx: ImportContext, id: string, s: Staged, extra: string): string {
+  const derived = ctx.derive?.(s.v);
+  const body = derived && derived !== s.v ? JSON.stringify(derived) : s.text ?? JSON.stringify(s.v);
   return `{"id":${JSON.stringify(id)},${body.length > 2 ? `${body.slice(1, -1)},` : ''}${extra}}`;
 }
 
@@ -146,7 +150,7 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
       plan.inserts.push({ row: s.r, doc: undefined as never });
       return;
     }
-    plan.inserts.push({ row: s.r, doc: { id, json: insertJson(id, s, extra) } });
+    plan.inserts.push({ row: s.r, doc: { id, json: insertJson(ctx, id, s, extra) } });
     for (const a of s.a ?? []) plan.arrays.add(a);
   };
   if (ctx.kind === 'event') {
@@ -186,7 +190,8 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
     const before = matches[0];
     const base = dataOf(before);
     const patch = s.d && s.d.length > 0 ? removePaths(structuredClone(s.v), s.d) : s.v;
-    const merged = mergeInto(base, patch);
+    const written = mergeInto(base, patch);
+    const merged = ctx.derive?.(written) ?? written;
     if (sameJson(merged, base)) {
       plan.unchanged++;
       continue;

@@ -3,6 +3,7 @@ import { ApiError } from '../apiError';
 import { checkMovements, writeMovements } from '../ledger/ledger';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import { WriteHooks } from '../records/writeHooks';
 import { JOURNAL } from './journal';
 
 /** One transition ready to write: everything a replay needs, so it can live in the journal. */
@@ -91,7 +92,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
 export class TransitionApplier {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly reg: Registry, private readonly store: Store) {}
+  /** `hooks`: derived fields brought up to date in the record and every record it takes along, before the plan is journaled. */
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly hooks: WriteHooks = new WriteHooks()) {}
 
   /** Runs fn alone among the writes that check a record's state: a store transaction, or this process's queue. */
   exclusive<T>(fn: (s: Store) => Promise<T>): Promise<T> {
@@ -132,7 +134,9 @@ export class TransitionApplier {
   ): Promise<StoredDoc> {
     // A log field naming a blank record field is left out: neither the journal nor a collection keeps undefined.
     const logs = plan.logs.map((l) => ({ entity: l.entity, doc: withoutUndefined({ ...l.doc }) }));
-    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, logs } };
+    // Derived here, not in writeTransition: a replay writes what the journal holds, whatever hooks it runs with.
+    const derived = { record: this.hooks.apply(wf.entity, plan.record), records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, r.record) })) };
+    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs } };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
       for (const r of plan.records) await this.current(s, this.reg.workflows[r.workflow], r.id, r.before, true);

@@ -19,7 +19,7 @@ export const STOCK_KEY = 'productTraceability';
  * and the stock routes. Transitions stopped by a crash are completed before the first request.
  */
 export async function operationRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; engine?: WorkflowEngine }): Promise<void> {
-  const service = new OperationService(opts.registry, opts.store, opts.engine ?? ENGINE);
+  const service = new OperationService(opts.registry, opts.store, opts.engine ?? ENGINE, undefined, app.writeHooks);
   const recovered = await service.applier.recover();
   if (recovered > 0) app.log.warn({ recovered }, 'completed transitions interrupted by a crash');
   const principal = (request: FastifyRequest) => request.principal!;
