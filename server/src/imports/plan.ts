@@ -190,8 +190,7 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
     const before = matches[0];
     const base = dataOf(before);
     const patch = s.d && s.d.length > 0 ? removePaths(structuredClone(s.v), s.d) : s.v;
-    const written = mergeInto(base, patch);
-    const merged = ctx.derive?.(written) ?? written;
+    const merged = mergeInto(base, patch);
     if (sameJson(merged, base)) {
       plan.unchanged++;
       continue;
@@ -201,7 +200,9 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
       plan.rejected.push({ row: s.r, messages: changed.map((m) => ({ column: ctx.columnOf(m.field), field: m.field, code: m.code, message: m.message, params: m.params })) });
       continue;
     }
-    plan.updates.push({ row: s.r, id: before.id, before, doc: stampUpdate(ctx.reg, ctx.def, before, merged, actor, now) as Doc });
+    const doc = stampUpdate(ctx.reg, ctx.def, before, merged, actor, now) as Doc;
+    // Derived after the stamp, which keeps the server's fields as they were.
+    plan.updates.push({ row: s.r, id: before.id, before, doc: (ctx.derive?.(doc) as Doc | undefined) ?? doc });
   }
   return plan;
 }
