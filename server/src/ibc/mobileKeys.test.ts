@@ -119,3 +119,21 @@ describe('ibc.mobile.customerreturnrequest', () => {
     expect((await h.store.get(IBC_ENTITY, ibc['C-2']))!.status).toBe('return_requested');
   });
 });
+
+describe('the other mobile keys reach what their operations name', () => {
+  it('ibc.mobile.productinventory (inventory) reads the stock and nothing of the IBCs', async () => {
+    const inv = (await h.userWith(['ibc.mobile.productinventory'])).headers;
+    expect(await status(inv, 'GET', '/api/v3/stock')).toBe(200);
+    expect(await status(inv, 'GET', '/api/v3/stock/batches?material=x')).toBe(200);
+    expect(await status(inv, 'GET', '/api/v3/ibc/lookup?serial=R-1')).toBe(403);
+  });
+
+  it('a key listing searchWarehouses and getIBC picks the deposits (master data read, not write)', async () => {
+    const transfer = (await h.userWith(['ibc.mobile.containertransfer'])).headers;
+    const deposits = await call(transfer, 'GET', '/api/v3/masterdata/company_division');
+    expect(deposits.status).toBe(200);
+    expect(deposits.body.total).toBe(2);
+    expect(await status(transfer, 'POST', '/api/v3/masterdata/company_division', {})).toBe(403);
+    expect(await take(transfer, ibc['E-1'], 'transfer', { deposit_id: custDep })).toBe(200);
+  });
+});
