@@ -17,6 +17,14 @@ import { frameOrigins } from './plugins/frameOrigins';
 import { healthRoutes } from './routes/health';
 import { masterDataRoutes } from './routes/masterdata';
 import { configRoutes } from './routes/config';
+import { WriteHooks } from './records/writeHooks';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's derive-before-write registry: capabilities register into it, every writer of records applies it. */
+    writeHooks: WriteHooks;
+  }
+}
 
 export interface AppOptions {
   /** Fastify trustProxy: behind a reverse proxy, so request.ip (sign-in limits) is the client's. */
@@ -62,6 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Only JSON is spoken; any other body type is a 415, never a string taken for a record.
   app.removeContentTypeParser('text/plain');
 
+  app.decorate('writeHooks', new WriteHooks());
   await app.register(errorsPlugin, { bodyLimit });
   await app.register(frameOrigins, { frame: opts.registry.deployment.settings.frame, publicOrigin: opts.publicOrigin });
   await app.register(securityHeaders, { settings: opts.registry.deployment.settings });
@@ -96,7 +105,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { store: opts.store });
   await app.register(configRoutes, { registry: opts.registry });
-  await app.register(masterDataRoutes, { registry: opts.registry, store: opts.store });
+  await app.register(masterDataRoutes, { registry: opts.registry, store: opts.store, hooks: app.writeHooks });
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   return app;
 }

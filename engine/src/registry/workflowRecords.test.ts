@@ -167,6 +167,11 @@ describe('issue 16 vocabulary: cross-references, each with file and JSON pointer
       at(FILLING, '/transitions/0/effects/1/records/field', 'field "batch" is not a list of objects'),
       at(FILLING, '/transitions/0/effects/1/fields/content.quantity', '$line.quantity is used where no lines are walked'),
     ]);
+    // The title value a line may give instead of the id must be a line field.
+    expect(broken((x) => { x[FILLING].transitions[0].effects[1].records.key = 'serial'; })).toEqual([
+      at(FILLING, '/transitions/0/effects/1/records/key', 'field "serial" does not exist in the lines tanks'),
+    ]);
+    expect(broken((x) => { x[FILLING].transitions[0].effects[1].records.key = 'quantity'; })).toEqual([]);
     expect(broken((x) => { x[FILLING].transitions[0].effects[1].records = { field: 'tanks', id: 'quantity' }; x[FILLING].transitions[1].effects[0].records.id = 'tnk'; })).toEqual([
       at(FILLING, '/transitions/0/effects/1/records/id', 'field "quantity" must be a reference to tank'),
       at(FILLING, '/transitions/1/effects/0/records/id', 'field "tnk" does not exist in the lines tanks'),

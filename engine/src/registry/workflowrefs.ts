@@ -230,6 +230,7 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       if (idField && child && (idField.type !== 'reference' || idField.ref !== child.entity)) {
         add(file, `${at}/records/id`, `field "${e.records.id}" must be a reference to ${child.entity}`);
       }
+      if (e.records.key !== undefined && line) need(`${at}/records/key`, e.records.key, line, `the lines ${e.records.field}`);
       const targets: TransitionDef[] = [];
       const target = (id: unknown, pointer: string, what: string) => {
         const found = child!.transitions.find((x) => x.id === id);

@@ -88,8 +88,12 @@ export interface TransitionRecordsEffect {
   workflow: string;
   /** That workflow's transition id, or `$line.<field>` choosing one per line (the field's options must be transition ids). */
   transition: ValueRef;
-  /** The record's list field and, in each line, the field holding the referenced record's id. */
-  records: { field: string; id: string };
+  /**
+   * The record's list field and, in each line, the field holding the referenced record's id;
+   * `key`: the line field holding the referenced record's titleField value (an IBC's serial), so
+   * a line may name the record by it: the server fills one from the other when a draft is saved.
+   */
+  records: { field: string; id: string; key?: string };
   /** The input handed to each referenced record's transition: its dotted path → value (`$line.topSeal`, `$record.deposit`). */
   fields?: Record<string, ValueRef>;
   /** Fields each referenced record must hold before the transition (`{"deposit_id": "$record.deposit"}`), else RECORD_NOT_AVAILABLE. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import type { Store } from '../store/types';
 import { startIbcAlertJob } from './alerts';
+import { registerIbcHooks } from './hooks';
 import { IbcMeasures, type HoldingsQuery } from './measures';
 import { keysFor } from './operationKeys';
 import { eventsAnswer, eventsQuery, holdingsAnswer, holdingsQuery, idParam, listAnswer, listQuery, lookupAnswer, lookupQuery, measuresAnswer } from './schemas';
@@ -17,6 +18,7 @@ const IBC_KEYS = ['ibcTraceability', 'IBC Inventory'];
  */
 export async function ibcRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; alertIntervalMs?: number; alertJob?: boolean }): Promise<void> {
   for (const spec of ibcCollections(opts.registry)) await opts.store.ensureCollection(spec);
+  registerIbcHooks(app.writeHooks, opts.registry);
   const service = new IbcService(opts.registry, opts.store);
   const measures = new IbcMeasures(opts.registry, opts.store, new EventSummaries(opts.store));
   const readIbc = keysFor(opts.registry, IBC_KEYS, ['getIBC']);

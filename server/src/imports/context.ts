@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import {
   collectionSpec, compileForm, defaultsFiller, fieldAt, formOf, localize, type CompiledForm, type EntityDef, type FieldDef, type Registry,
 } from '../../../engine/src/index';
+import type { WriteHooks } from '../records/writeHooks';
 import type { MappedColumn } from './columns';
 import { rowBuilder, type RowBuilder } from './rows';
 
@@ -41,6 +42,8 @@ export interface ImportContext {
   getter(path: string): (value: unknown) => unknown;
   /** Gives missing fields their defaults, in place; returns the paths it filled. */
   fillDefaults(value: Record<string, unknown>): string[];
+  /** The record with its derived fields current (writeHooks.ts); absent where nothing is derived (a dry run's worker). */
+  derive?(record: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Reads a dotted path with its segments split once, not on every row. */
@@ -62,7 +65,7 @@ const isKeyValue = (v: unknown): v is string | number | boolean =>
 /** An event entity without import keys is only ever added to; every other entity is matched by its keys. */
 export const importKind = (def: EntityDef): 'master' | 'event' => (def.kind === 'event' && !def.importKeys.length ? 'event' : 'master');
 
-export function importContext(reg: Registry, entity: string, columns: readonly MappedColumn[], width: number): ImportContext {
+export function importContext(reg: Registry, entity: string, columns: readonly MappedColumn[], width: number, hooks?: WriteHooks): ImportContext {
   const def = reg.entities[entity];
   const form = formOf(reg, entity)!;
   const kind = importKind(def);
@@ -106,6 +109,7 @@ export function importContext(reg: Registry, entity: string, columns: readonly M
   return {
     reg, def, entity, kind, fields: form.fields, compiled: compileForm(form), keyPaths, uniquePaths, columns,
     builder: rowBuilder(columns, width), columnOf, labelOf, keyOf, recordKey, getter, fillDefaults: defaultsFiller(form.fields),
+    ...(hooks?.has(entity) ? { derive: (record: Record<string, unknown>) => hooks.apply(entity, record) } : {}),
   };
 }
 

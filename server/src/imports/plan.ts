@@ -82,9 +82,13 @@ export function readyToStage(ctx: ImportContext, rows: readonly Staged[], serial
   return { ready, refused };
 }
 
-/** The JSON of a new record: the row's value (its text when staged) with its id and `extra` (metadata) spliced in. */
-function insertJson(id: string, s: Staged, extra: string): string {
-  const body = s.text ?? JSON.stringify(s.v);
+/**
+ * The JSON of a new record: the row's value (its text when staged) with its id and `extra`
+ * (metadata) spliced in. Where the entity derives fields, the value is read and derived first.
+ */
+function insertJson(ctx: ImportContext, id: string, s: Staged, extra: string): string {
+  const derived = ctx.derive?.(s.v);
+  const body = derived && derived !== s.v ? JSON.stringify(derived) : s.text ?? JSON.stringify(s.v);
   return `{"id":${JSON.stringify(id)},${body.length > 2 ? `${body.slice(1, -1)},` : ''}${extra}}`;
 }
 
@@ -146,7 +150,7 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
       plan.inserts.push({ row: s.r, doc: undefined as never });
       return;
     }
-    plan.inserts.push({ row: s.r, doc: { id, json: insertJson(id, s, extra) } });
+    plan.inserts.push({ row: s.r, doc: { id, json: insertJson(ctx, id, s, extra) } });
     for (const a of s.a ?? []) plan.arrays.add(a);
   };
   if (ctx.kind === 'event') {
@@ -196,7 +200,9 @@ export async function planBatch(store: Pick<Store, 'find'>, ctx: ImportContext, 
       plan.rejected.push({ row: s.r, messages: changed.map((m) => ({ column: ctx.columnOf(m.field), field: m.field, code: m.code, message: m.message, params: m.params })) });
       continue;
     }
-    plan.updates.push({ row: s.r, id: before.id, before, doc: stampUpdate(ctx.reg, ctx.def, before, merged, actor, now) as Doc });
+    const doc = stampUpdate(ctx.reg, ctx.def, before, merged, actor, now) as Doc;
+    // Derived after the stamp, which keeps the server's fields as they were.
+    plan.updates.push({ row: s.r, id: before.id, before, doc: (ctx.derive?.(doc) as Doc | undefined) ?? doc });
   }
   return plan;
 }

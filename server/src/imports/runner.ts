@@ -17,6 +17,7 @@ import type { Store } from '../store/types';
 import { SqliteStore } from '../store/sqlite';
 import { applyChunk, ApplyRejected, undoFrom } from './apply';
 import { columnCatalogue, mapHeader } from './columns';
+import type { WriteHooks } from '../records/writeHooks';
 import { importContext, type ImportContext } from './context';
 import { crashPoint } from './crashPoint';
 import {
@@ -46,6 +47,8 @@ export interface RunnerOptions {
    */
   writeWhileValidating?: boolean;
   log?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  /** The app's derived fields, made current in every record written. */
+  hooks?: WriteHooks;
 }
 
 /** Thrown between batches when the server is stopping: the job stays as it is, to be resumed. */
@@ -197,7 +200,7 @@ export class ImportRunner {
   /** From the header kept with the job, so writing and rolling back never need the upload. */
   private contextOf(job: Job): ImportContext {
     const mapping = mapHeader(columnCatalogue(this.reg, job.entity), job.header);
-    return importContext(this.reg, job.entity, mapping.columns, job.header.length);
+    return importContext(this.reg, job.entity, mapping.columns, job.header.length, this.opts.hooks);
   }
 
   /** Validates the whole file; true when the job goes on to writing. */

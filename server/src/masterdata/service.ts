@@ -6,6 +6,7 @@ import { ApiError, type ErrorDetail } from '../apiError';
 import { Grants, type Grantor } from '../auth/grants';
 import type { Doc, Store, StoredDoc } from '../store/types';
 import { isStoreError } from '../store/types';
+import { WriteHooks } from '../records/writeHooks';
 import { buildListQuery } from './query';
 import { resolveReferences } from './references';
 
@@ -22,7 +23,8 @@ export class MasterDataService {
   /** Users and groups carry access: their writes are checked against what the writer holds. */
   private readonly grants: Grants;
 
-  constructor(private readonly reg: Registry, private readonly store: Store) {
+  /** `hooks`: the app's derived fields, brought up to date on every create and update. */
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly hooks: WriteHooks = new WriteHooks()) {
     this.grants = new Grants(reg, store);
   }
 
@@ -73,7 +75,7 @@ export class MasterDataService {
     const def = this.entity(name);
     const value = await this.checked(def, body, undefined);
     await this.grants.checkWrite(name, undefined, value, actor);
-    const doc = stampCreate(def, value, actor.userId, new Date().toISOString()) as Doc;
+    const doc = this.hooks.apply(name, stampCreate(def, value, actor.userId, new Date().toISOString()) as Doc);
     return this.present(def, await this.write(def, () => this.store.insert(name, doc)));
   }
 
@@ -81,7 +83,7 @@ export class MasterDataService {
     const def = this.entity(name);
     const before = await this.existing(def, id);
     const value = await this.checked(def, body, before);
-    const doc = stampUpdate(this.reg, def, before, value, actor.userId, new Date().toISOString()) as Doc;
+    const doc = this.hooks.apply(name, stampUpdate(this.reg, def, before, value, actor.userId, new Date().toISOString()) as Doc);
     await this.grants.checkWrite(name, before, doc, actor);
     return this.present(def, await this.write(def, () => this.store.update(name, id, doc)));
   }

@@ -66,7 +66,7 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
 
   const runner = new ImportRunner(reg, store, {
     dir, maxContentBytes, maxRows: opts.maxRows, maxAttempts: opts.maxAttempts, writeWhileValidating: opts.writeWhileValidating,
-    validateBatch: opts.validateBatch, applyBatch: opts.applyBatch, log: app.log,
+    validateBatch: opts.validateBatch, applyBatch: opts.applyBatch, log: app.log, hooks: app.writeHooks,
   });
   opts.onRunner?.(runner);
   // Jobs a previous run left unfinished resume once the server is up; a closing server lets

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formOf, localize, masterDataEntities, toJsonSchema, type Lang, type Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import type { WriteHooks } from '../records/writeHooks';
 import { MasterDataService } from '../masterdata/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery } from '../../../engine/src/index';
 import { listTitles } from '../masterdata/references';
@@ -64,8 +65,8 @@ export function requestLang(request: FastifyRequest): Lang {
  * The master-data API: six routes per entity, generated from the definitions, so the
  * OpenAPI document shows each entity's own body while the handlers stay generic.
  */
-export async function masterDataRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
-  const service = new MasterDataService(opts.registry, opts.store);
+export async function masterDataRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; hooks?: WriteHooks }): Promise<void> {
+  const service = new MasterDataService(opts.registry, opts.store, opts.hooks);
   const actorOf = (request: FastifyRequest) => ({
     userId: request.principal?.userId ?? 'anonymous',
     access: request.principal?.access ?? [],

@@ -156,6 +156,7 @@ describe('applyPlan with records taken along and log rows', () => {
     const prepared: PreparedTransition = { opId: 'JOURNALED2', workflow: crateWf.name, entity: crateWf.entity, recordId: rec.id, transition: 'confirm', userId: 'u1', at, plan: { ...p, logs } };
     await cs.insert(JOURNAL, { id: prepared.opId, prepared: prepared as never });
     // The crash came after one log row, before the other, the crates and the shipment.
+    // Written as writeTransition writes it: its id follows the operation's, so the log reads in time order.
     await cs.insert('crate_event', { ...logs[0].doc, id: `${prepared.opId}.l0` } as never);
     expect(await new TransitionApplier(crates, cs).recover()).toBe(1);
     expect(await state([a.id, b.id])).toEqual(['away', 'away']);

@@ -3,6 +3,7 @@ import { ApiError } from '../apiError';
 import { checkMovements, writeMovements } from '../ledger/ledger';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
+import { WriteHooks } from '../records/writeHooks';
 import { JOURNAL } from './journal';
 
 /** One transition ready to write: everything a replay needs, so it can live in the journal. */
@@ -41,6 +42,13 @@ export function eventRecord(ev: Ev, p: PreparedTransition, i: number): Doc {
   return withoutUndefined(doc);
 }
 
+/** A copy without the undefined values at any depth: neither the journal nor a collection keeps them. */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, definedOnly(x)])) as T;
+}
+
 function withoutUndefined(doc: Ev): Doc {
   for (const k of Object.keys(doc)) if (doc[k] === undefined) delete doc[k];
   return doc as Doc;
@@ -76,8 +84,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
     operation, createdAt: p.at, createdBy: p.userId, state: 1,
   } as unknown as Doc)), replay);
   for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
-  // The operation's id (a ULID) orders log rows by the time they were written, which readers
-  // folding a log in id order rely on (server/src/ibc/summary.ts); the plan's own id would not.
+  // Ids after the operation's (time-ordered, as replayable as the engine's): a log is read in id
+  // order by those that fold it as it grows (ibc/summary.ts), which the engine's hashed ids are not.
   const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
@@ -93,7 +101,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
 export class TransitionApplier {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly reg: Registry, private readonly store: Store) {}
+  /** `hooks`: derived fields brought up to date in the record and every record it takes along, before the plan is journaled. */
+  constructor(private readonly reg: Registry, private readonly store: Store, private readonly hooks: WriteHooks = new WriteHooks()) {}
 
   /** Runs fn alone among the writes that check a record's state: a store transaction, or this process's queue. */
   exclusive<T>(fn: (s: Store) => Promise<T>): Promise<T> {
@@ -134,7 +143,13 @@ export class TransitionApplier {
   ): Promise<StoredDoc> {
     // A log field naming a blank record field is left out: neither the journal nor a collection keeps undefined.
     const logs = plan.logs.map((l) => ({ entity: l.entity, doc: withoutUndefined({ ...l.doc }) }));
-    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, logs } };
+    // Derived here, not in writeTransition: a replay writes what the journal holds, whatever hooks it runs with.
+    // An input field mapped from a blank one (a batch's productionPlant, not given) is left out, as in the logs.
+    const derived = {
+      record: this.hooks.apply(wf.entity, definedOnly(plan.record)),
+      records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, definedOnly(r.record)) })),
+    };
+    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs } };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
       for (const r of plan.records) await this.current(s, this.reg.workflows[r.workflow], r.id, r.before, true);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formOf, localize, toJsonSchema, type Registry } from '../../../engine/src/index';
-import { transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
+import { keysGranting, transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
 import { listAnswer, requestLang } from '../routes/masterdata';
 import { readersOf } from './readers';
 import type { Store } from '../store/types';
@@ -19,7 +19,7 @@ export const STOCK_KEY = 'productTraceability';
  * and the stock routes. Transitions stopped by a crash are completed before the first request.
  */
 export async function operationRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; engine?: WorkflowEngine }): Promise<void> {
-  const service = new OperationService(opts.registry, opts.store, opts.engine ?? ENGINE);
+  const service = new OperationService(opts.registry, opts.store, opts.engine ?? ENGINE, undefined, app.writeHooks);
   const recovered = await service.applier.recover();
   if (recovered > 0) app.log.warn({ recovered }, 'completed transitions interrupted by a crash');
   const principal = (request: FastifyRequest) => request.principal!;
@@ -61,12 +61,14 @@ export async function operationRoutes(app: FastifyInstance, opts: { registry: Re
   app.post('/api/v3/operations/:wf/:id/transitions/:transition', { config: { access: null }, schema: { hide: true } }, unknown);
 
   const stockTags = ['Stock'];
+  // Besides its own key, any key listing the stock read (a handheld's product inventory, SPEC 6).
+  const stockKeys = [STOCK_KEY, ...keysGranting(opts.registry.access, ['inventory'])];
   // Like the operations lists: a selected warehouse group narrows stock to its deposits.
   const scope = async (request: FastifyRequest) => (await service.warehouse(principal(request)))?.divisions;
-  app.get('/api/v3/stock', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'Stock by material, batch and deposit, now or at a past date', querystring: stockQuery, response: stockAnswer } }, async (request) =>
+  app.get('/api/v3/stock', { config: { access: stockKeys }, schema: { tags: stockTags, summary: 'Stock by material, batch and deposit, now or at a past date', querystring: stockQuery, response: stockAnswer } }, async (request) =>
     stockLevels(opts.store, request.query as StockQuery, await scope(request)));
-  app.get('/api/v3/stock/batches', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'Batches of a material with stock, first expired first', querystring: batchesQuery, response: batchesAnswer } }, async (request) =>
+  app.get('/api/v3/stock/batches', { config: { access: stockKeys }, schema: { tags: stockTags, summary: 'Batches of a material with stock, first expired first', querystring: batchesQuery, response: batchesAnswer } }, async (request) =>
     ({ data: await fefoBatches(opts.store, request.query as { material: string; deposit?: string }, await scope(request)) }));
-  app.get('/api/v3/stock/movements', { config: { access: STOCK_KEY }, schema: { tags: stockTags, summary: 'The stock ledger, newest first', querystring: movementsQuery, response: listAnswer } }, async (request) =>
+  app.get('/api/v3/stock/movements', { config: { access: stockKeys }, schema: { tags: stockTags, summary: 'The stock ledger, newest first', querystring: movementsQuery, response: listAnswer } }, async (request) =>
     movementRows(opts.store, request.query as { material?: string }, await scope(request)));
 }

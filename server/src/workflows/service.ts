@@ -12,8 +12,10 @@ import { buildListQuery } from '../masterdata/query';
 import { getPath } from '../store/docs';
 import type { Doc, Filter, Store, StoredDoc } from '../store/types';
 import { transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
+import { WriteHooks } from '../records/writeHooks';
 import { TransitionApplier } from './apply';
 import { draftDepositFields, fieldError, LineChecks, linesOf } from './lines';
+import { withLineKeys } from './lineKeys';
 import { checkRegistered } from './registered';
 import { placesOf, relatedRecords, type Touched } from './related';
 import { checkUniqueValues } from './unique';
@@ -65,9 +67,13 @@ export class OperationService {
   private readonly lines: LineChecks;
 
   /** `clock`: when things happen; the demo activity plays a past year through it, everything else uses the real time. */
-  constructor(private readonly reg: Registry, private readonly store: Store, private readonly engine: WorkflowEngine, private readonly clock: () => Date = () => new Date()) {
-    this.applier = new TransitionApplier(reg, store);
-    this.md = new MasterDataService(reg, store);
+  /** `hooks`: the app's derived fields (writeHooks.ts), current in every record a draft or a transition writes. */
+  constructor(
+    private readonly reg: Registry, private readonly store: Store, private readonly engine: WorkflowEngine, private readonly clock: () => Date = () => new Date(),
+    private readonly hooks: WriteHooks = new WriteHooks(),
+  ) {
+    this.applier = new TransitionApplier(reg, store, hooks);
+    this.md = new MasterDataService(reg, store, hooks);
     this.lines = new LineChecks(reg, store);
   }
 
@@ -156,7 +162,7 @@ export class OperationService {
   private async checkedDraft(wf: WorkflowDef, body: unknown, before: StoredDoc | undefined, warehouse: Warehouse | null, lang: Lang): Promise<Rec> {
     const def = this.md.entity(wf.entity);
     // The state is the server's: a draft is in the initial state whatever the body says.
-    const filled = await this.lines.withUnits(wf, body);
+    const filled = await this.lines.withUnits(wf, await withLineKeys(this.reg, this.store, wf, body, lang, (path) => this.lines.label(wf, path, lang)));
     const draft = filled && typeof filled === 'object' && !Array.isArray(filled) ? { ...filled, [wf.stateField]: wf.initial } : filled;
     const value = await this.md.checked(def, draft, before);
     value[wf.stateField] = wf.initial;
@@ -179,7 +185,7 @@ export class OperationService {
     const def = this.md.entity(wf.entity);
     const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
     // Derived last: a server field, which the pipeline keeps from the stored record.
-    const doc = { ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), [HISTORY_FIELD]: [] } as Doc;
+    const doc = this.hooks.apply(wf.entity, { ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), [HISTORY_FIELD]: [] } as Doc);
     return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
   }
 
@@ -191,7 +197,7 @@ export class OperationService {
     const notDraft = (state: unknown) => new ApiError('OPERATION_NOT_DRAFT', { entity: localize(def.label, lang), state: String(state ?? ''), initial: wf.initial });
     if (before[wf.stateField] !== wf.initial) throw notDraft(before[wf.stateField]);
     const value = await this.checkedDraft(wf, body, before, warehouse, lang);
-    const doc = { ...deriveFields(wf, stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString())), [wf.stateField]: wf.initial, [HISTORY_FIELD]: before[HISTORY_FIELD] ?? [] } as Doc;
+    const doc = this.hooks.apply(wf.entity, { ...deriveFields(wf, stampUpdate(this.reg, def, before, value, p.userId, this.clock().toISOString())), [wf.stateField]: wf.initial, [HISTORY_FIELD]: before[HISTORY_FIELD] ?? [] } as Doc);
     return this.md.present(def, await this.applier.exclusive(async (s) => {
       // Confirmed meanwhile: the edit would rewrite what already left the deposit.
       const now = await s.get(wf.entity, id);
