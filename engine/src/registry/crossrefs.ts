@@ -23,10 +23,18 @@ export function checkCrossReferences(p: Parsed): Problem[] {
 
   const checkFields = (file: string, pointer: string, fields: FieldDef[], top: boolean) => {
     const seen = new Set<string>();
+    // A CSV column may be headed by a field's label in any language: two siblings sharing one would make it ambiguous.
+    const labels = new Map<string, string>();
     fields.forEach((f, i) => {
       const at = `${pointer}/${i}`;
       if (seen.has(f.id)) add(file, `${at}/id`, `field "${f.id}" is declared twice`);
       seen.add(f.id);
+      for (const [lang, text] of Object.entries(f.label ?? {})) {
+        const key = `${lang}\u0000${String(text).trim().toLowerCase()}`;
+        const other = labels.get(key);
+        if (other !== undefined && other !== f.id) add(file, `${at}/label/${lang}`, `label "${String(text)}" (${lang}) is also field "${other}"'s: an import column headed by it would be ambiguous`);
+        else labels.set(key, f.id);
+      }
       if (top && RESERVED_FIELD_IDS.has(f.id)) add(file, `${at}/id`, `"${f.id}" is reserved for the system`);
       if (f.ref !== undefined && !entityNames.has(f.ref)) add(file, `${at}/ref`, `reference target "${f.ref}" is not an entity${suggest(f.ref, entityNames)}`);
       if (f.options) {

@@ -107,6 +107,16 @@ describe('loading definitions', () => {
     ]);
   });
 
+  it('catches two fields sharing a label in one language, which would make an import column ambiguous', () => {
+    const plant = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [
+      { id: 'state', label: { en: 'State', es: 'Estado', fr: 'État' }, type: 'integer' },
+      { id: 'status', label: { en: 'Status', es: 'estado ', fr: 'Statut' }, type: 'string' },
+    ] };
+    expect(lines({ 'schemas/entities/plant.json': plant })).toEqual([
+      'schemas/entities/plant.json:/fields/1/label/es: label "estado " (es) is also field "state"\'s: an import column headed by it would be ambiguous',
+    ]);
+  });
+
   it('reports a missing required definition file', () => {
     expect(lines({ 'schemas/access.json': undefined })).toContain('schemas/access.json:/: file is missing');
   });
