@@ -11,12 +11,13 @@ export const USERS = {
   noName: { email: 'maria.jose-perez@e2e.local', password: PASSWORD, name: '', initials: 'MJ' },
   spanish: { email: 'sofia.sanchez@e2e.local', password: PASSWORD, name: 'Sofía Sánchez', language: 'es', access: ['Dashboards', 'Imports'] },
   reset: { email: 'reset.me@e2e.local', password: PASSWORD, name: 'Rita Reset' },
-  warehouse: { email: 'wanda.warehouse@e2e.local', password: PASSWORD, name: 'Wanda Warehouse', access: ['Dashboards', 'Imports', 'Deliveries', 'Reports', 'ibcTraceability'] },
+  // Return Requests: the one screen where the warehouse dropdown is hidden (SPEC 2.1), opened by its own key.
+  warehouse: { email: 'wanda.warehouse@e2e.local', password: PASSWORD, name: 'Wanda Warehouse', access: ['Dashboards', 'Imports', 'Deliveries', 'Reports', 'ibcTraceability', 'Return Requests'] },
 } as const;
 
 /** Warehouse groups of the warehouse user, in the order the server lists them. */
 export const GROUPS = [
-  { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
+  { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability', 'Return Requests'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
   { name: 'South Hub', description: 'Deposits of the south', access: ['Deliveries', 'Reports'], warehouses: ['Bahía Blanca'] },
 ] as const;
 

@@ -144,7 +144,7 @@ export function OperationDetail() {
         </tbody>
       </table>
 
-      {isIbc && <EventsTimeline id={id} version={version} />}
+      {isIbc && <EventsTimeline id={id} version={version} history={historyOf(record)} />}
 
       {open && (
         <TransitionDialog transition={open} record={record} onClose={() => setOpen(null)}
