@@ -9,6 +9,7 @@ import { IBC_GROUPS, IBC_USERS, PASSWORD } from './users';
 export const IBC_DATA = {
   filler: 'Envasadora Campana S.A.',
   customer: 'Campo Verde S.A.',
+  plant: 'Planta Campana',
   product: 'Herbicida Campana 48% E2E',
   litre: 'Litre',
   serials: ['IBC-E2E-001', 'IBC-E2E-002', 'IBC-E2E-003'],
@@ -36,6 +37,7 @@ export async function seedIbc(appRoot: string, dataDir: string): Promise<void> {
     const customer = await store.insert('company', { company_name: IBC_DATA.customer, state: 1, ...stamp() });
     const litre = await store.insert('units_of_measurement', { unit_name: IBC_DATA.litre, sap_unit_id: 'L', state: 1, ...stamp() });
     await store.insert('material', { name: IBC_DATA.product, uom: litre.id, is_traceable: true, raw: false, state: 1, ...stamp() });
+    await store.insert('plant', { name: IBC_DATA.plant, company: filler.id, state: 1, ...stamp() });
     const owners = { filler: filler.id, customer: customer.id };
     const deposits: Record<string, string> = {};
     const groups: Record<string, string> = {};
