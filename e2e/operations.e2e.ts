@@ -1,14 +1,11 @@
-import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
-import type { WorkflowDef } from '../engine/src/index';
-import { makeAppRoot } from './harness/appRoot';
+import type { Browser, FrameLocator } from 'playwright-core';
 import { OPERATION_DATA, seedOperations } from './harness/operationsSeed';
-import { startServer, type RunningServer } from './harness/server';
-import { OPERATION_GROUPS, OPERATION_USERS, USERS } from './harness/users';
-import { openBrowser, screenshot, signIn } from './support';
+import { OPERATION_GROUPS, OPERATION_USERS } from './harness/users';
+import {
+  actor, expectState, field, firstLine, openFeature, pick, readWorkflow, save, startStoryServer, stateLabel, take, type Actor, type StoryServer,
+} from './operationSteps';
+import { openBrowser, screenshot } from './support';
 
 /**
  * Issue 15's "done when", in Chromium: a plant's staff member imports an active ingredient,
@@ -22,134 +19,37 @@ import { openBrowser, screenshot, signIn } from './support';
  * serves only when the deployment's features origin is its own path; the suite's server points
  * the frame at the test feature page, so this story runs on a second server of its own.
  */
-const PORT = (Number(process.env.E2E_PORT_BASE) || 3101) + 3;
 type Lang = 'en' | 'es';
 
-const delivery = JSON.parse(readFileSync('schemas/workflows/delivery.json', 'utf8')) as WorkflowDef;
-const importWf = JSON.parse(readFileSync('schemas/workflows/product_import.json', 'utf8')) as WorkflowDef;
-const declarationWf = JSON.parse(readFileSync('schemas/workflows/product_declaration.json', 'utf8')) as WorkflowDef;
-const stateLabel = (wf: WorkflowDef, id: string, lang: Lang) => wf.states.find((s) => s.id === id)!.label[lang];
-const transitionLabel = (wf: WorkflowDef, id: string, lang: Lang) => wf.transitions.find((t) => t.id === id)!.label[lang];
+const delivery = readWorkflow('delivery');
+const importWf = readWorkflow('product_import');
+const declarationWf = readWorkflow('product_declaration');
 const DISTRIBUTOR_LABEL = { en: 'Distributor', es: 'Distribuidor' } as const;
 
-let server: RunningServer;
-let appRoot: string;
-let dataDir: string;
+let story: StoryServer;
 let browser: Browser;
-let token: string;
 const ids = { ai: '', product: '', plant: '', distributor: '' };
-
-async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status, `${path}: ${res.status}`).toBe(200);
-  return (await res.json()) as T;
-}
-
-async function idOf(entity: string, q: string): Promise<string> {
-  const r = await api<{ data: { id: string }[] }>(`/api/v3/masterdata/${entity}?q=${encodeURIComponent(q)}`);
-  expect(r.data.length, `${entity} ${q}`).toBeGreaterThan(0);
-  return r.data[0].id;
-}
 
 /** The API's stock of one material batch at one deposit (0 when it has none). */
 async function apiStock(material: string, batch: string, deposit: string): Promise<number> {
   const q = new URLSearchParams({ material, batch, deposit });
-  const r = await api<{ data: { quantity: number }[] }>(`/api/v3/stock?${q}`);
+  const r = await story.api<{ data: { quantity: number }[] }>(`/api/v3/stock?${q}`);
   return r.data.reduce((sum, row) => sum + row.quantity, 0);
 }
 
 beforeAll(async () => {
-  appRoot = makeAppRoot(process.cwd(), () => undefined);
-  dataDir = mkdtempSync(join(tmpdir(), 'tm-e2e-ops-'));
-  await seedOperations(appRoot, join(dataDir, 'data'));
-  server = await startServer(process.cwd(), PORT, {
-    DATA_DIR: join(dataDir, 'data'), APP_ROOT: appRoot, ADMIN_EMAIL: USERS.admin.email, ADMIN_PASSWORD: USERS.admin.password,
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-  });
+  story = await startStoryServer(3, 'tm-e2e-ops-', seedOperations);
   browser = await openBrowser();
-  const signed = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: USERS.admin.email, password: USERS.admin.password }) });
-  token = ((await signed.json()) as { token: string }).token;
-  ids.ai = await idOf('material', OPERATION_DATA.activeIngredient);
-  ids.product = await idOf('material', OPERATION_DATA.product);
-  ids.plant = await idOf('company_division', OPERATION_GROUPS.plant.warehouse);
-  ids.distributor = await idOf('company_division', OPERATION_GROUPS.distributor.warehouse);
+  ids.ai = await story.idOf('material', OPERATION_DATA.activeIngredient);
+  ids.product = await story.idOf('material', OPERATION_DATA.product);
+  ids.plant = await story.idOf('company_division', OPERATION_GROUPS.plant.warehouse);
+  ids.distributor = await story.idOf('company_division', OPERATION_GROUPS.distributor.warehouse);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    if (process.env.E2E_OPS_LOG) console.log(server.output().slice(-4000));
-    await server.stop();
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (appRoot) {
-    // The copy links web/: unlink it first, so removing the copy never reaches the sources.
-    const link = join(appRoot, 'web');
-    if (existsSync(link) && lstatSync(link).isSymbolicLink()) unlinkSync(link);
-    rmSync(appRoot, { recursive: true, force: true });
-  }
+  await story?.stop();
 });
-
-interface Actor { context: BrowserContext; page: Page; errors: string[] }
-
-async function actor(user: { email: string; password: string }, lang: Lang): Promise<Actor> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 1000 }, baseURL: server.url, locale: lang === 'es' ? 'es-AR' : 'en-US' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await signIn(page, user.email, user.password);
-  return { context, page, errors };
-}
-
-/** Opens a feature through the shell and answers its frame once the operation screen is drawn. */
-async function openFeature(page: Page, path: string): Promise<FrameLocator> {
-  await page.goto(path);
-  const frame = page.frameLocator('iframe[data-feature]');
-  await frame.locator('[data-testid=operation-screen]').waitFor({ timeout: 30_000 });
-  return frame;
-}
-
-async function pick(fr: FrameLocator, input: Locator, text: string): Promise<void> {
-  await input.fill(text);
-  const option = fr.locator('[data-testid=picker-options] li', { hasText: text }).first();
-  await option.waitFor({ timeout: 10_000 });
-  await option.dispatchEvent('mousedown');
-}
-
-const field = (fr: FrameLocator, path: string) => fr.locator(`[id$="root_${path}"]`).first();
-
-/** The first line of an array field, added when the form starts with none. */
-async function firstLine(fr: FrameLocator, array: string, probe: string): Promise<void> {
-  if (await field(fr, `${array}_0_${probe}`).count()) return;
-  await fr.locator(`[id$="root_${array}__add"]`).first().click();
-  await field(fr, `${array}_0_${probe}`).waitFor();
-}
-
-async function save(fr: FrameLocator): Promise<void> {
-  await fr.locator('[data-testid=form-save]').click();
-  await fr.locator('[data-testid=operation-detail]').waitFor({ timeout: 15_000 }).catch(async () => {
-    throw new Error(`the form was not saved: ${(await fr.locator('[data-testid=form-summary]').allInnerTexts()).join(' | ')}`);
-  });
-}
-
-/** Takes a transition from the detail: its button reads in the user's language. */
-async function take(fr: FrameLocator, wf: WorkflowDef, transition: string, lang: Lang, fill?: () => Promise<void>): Promise<void> {
-  const button = fr.locator(`[data-testid=transition][data-transition=${transition}]`);
-  await button.waitFor({ timeout: 15_000 });
-  expect(await button.innerText()).toContain(transitionLabel(wf, transition, lang));
-  await button.click();
-  await fr.locator('[data-testid=transition-dialog]').waitFor();
-  if (fill) await fill();
-  await fr.locator('[data-testid=transition-confirm]').click();
-  await fr.locator('[data-testid=transition-dialog]').waitFor({ state: 'detached', timeout: 15_000 }).catch(async () => {
-    throw new Error(`the transition ${transition} failed: ${(await fr.locator('[data-testid=transition-error]').allInnerTexts()).join(' | ')}`);
-  });
-}
-
-async function expectState(fr: FrameLocator, wf: WorkflowDef, state: string, lang: Lang): Promise<void> {
-  await expect.poll(() => fr.locator('[data-testid=operation-detail] [data-testid=state-badge]').first().innerText(), { timeout: 15_000 })
-    .toBe(stateLabel(wf, state, lang));
-}
 
 /**
  * The stock the detail shows for its line at each deposit given: equal to the API's and to
@@ -178,8 +78,8 @@ describe.each(['en', 'es'] as const)('the operations story in %s', (lang) => {
   let distributor: Actor;
 
   beforeAll(async () => {
-    staff = await actor(people.staff, lang);
-    distributor = await actor(people.distributor, lang);
+    staff = await actor(browser, story.server.url, people.staff, lang);
+    distributor = await actor(browser, story.server.url, people.distributor, lang);
   });
   afterAll(async () => {
     if (staff) await screenshot(staff.page, `operations-${lang}-staff-last`).catch(() => undefined);

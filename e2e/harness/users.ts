@@ -11,12 +11,13 @@ export const USERS = {
   noName: { email: 'maria.jose-perez@e2e.local', password: PASSWORD, name: '', initials: 'MJ' },
   spanish: { email: 'sofia.sanchez@e2e.local', password: PASSWORD, name: 'Sofía Sánchez', language: 'es', access: ['Dashboards', 'Imports'] },
   reset: { email: 'reset.me@e2e.local', password: PASSWORD, name: 'Rita Reset' },
-  warehouse: { email: 'wanda.warehouse@e2e.local', password: PASSWORD, name: 'Wanda Warehouse', access: ['Dashboards', 'Imports', 'Deliveries', 'Reports', 'ibcTraceability'] },
+  // Return Requests: the one screen where the warehouse dropdown is hidden (SPEC 2.1), opened by its own key.
+  warehouse: { email: 'wanda.warehouse@e2e.local', password: PASSWORD, name: 'Wanda Warehouse', access: ['Dashboards', 'Imports', 'Deliveries', 'Reports', 'ibcTraceability', 'Return Requests'] },
 } as const;
 
 /** Warehouse groups of the warehouse user, in the order the server lists them. */
 export const GROUPS = [
-  { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
+  { name: 'North Hub', description: 'Deposits of the north', access: ['Imports', 'Deliveries', 'Reports', 'ibcTraceability', 'Return Requests'], warehouses: ['Rosario Norte', 'San Lorenzo'] },
   { name: 'South Hub', description: 'Deposits of the south', access: ['Deliveries', 'Reports'], warehouses: ['Bahía Blanca'] },
 ] as const;
 
@@ -41,4 +42,28 @@ export const OPERATION_USERS = {
     staff: { email: 'pablo.planta@e2e.local', password: PASSWORD, name: 'Pablo Planta', language: 'es', group: 'plant' },
     distributor: { email: 'dora.distribuidora@e2e.local', password: PASSWORD, name: 'Dora Distribuidora', language: 'es', group: 'distributor' },
   },
+} as const;
+
+/**
+ * The IBC story's people (e2e/ibc.e2e.ts, on its own server): the filler's staff, who prepare,
+ * ship, take back and check IBCs at the filling plant's deposit, and a customer who receives
+ * IBCs and asks for their return at its own deposit. Both hold Master Data for the forms'
+ * reference pickers. The Spanish and French readers look at the fleet in their language.
+ */
+export const IBC_GROUPS = {
+  filler: {
+    name: 'Planta Envasado IBC', warehouse: 'Depósito Envasado Campana',
+    access: ['Master Data', 'ibcTraceability', 'IBC Inventory', 'IBC Batch Preparation', 'IBC Deliveries', 'Return Requests', 'IBC Returns', 'Perform QC'],
+  },
+  customer: {
+    name: 'Cliente Campo Verde', warehouse: 'Depósito Campo Verde',
+    access: ['Master Data', 'ibcTraceability', 'IBC Reception', 'Return Requests'],
+  },
+} as const;
+
+export const IBC_USERS = {
+  staff: { email: 'ivan.envasado@e2e.local', password: PASSWORD, name: 'Iván Envasado', language: 'en', group: 'filler' },
+  customer: { email: 'carla.campo@e2e.local', password: PASSWORD, name: 'Carla Campo', language: 'en', group: 'customer' },
+  readerEs: { email: 'elena.flota@e2e.local', password: PASSWORD, name: 'Elena Flota', language: 'es', group: 'filler' },
+  readerFr: { email: 'francois.flotte@e2e.local', password: PASSWORD, name: 'François Flotte', language: 'fr', group: 'filler' },
 } as const;

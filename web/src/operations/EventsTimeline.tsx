@@ -5,16 +5,21 @@ import { errorText } from '../api/errorText';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { IbcEvent } from './api';
 import { useOperation } from './context';
+import { byNameOf } from './fleet';
 import { historyWhen } from './model';
+import type { HistoryEntry } from '../../../engine/src/workflow/types';
 import { StateBadge } from './StateBadge';
 import { referencedByRecord, useTitles } from './useLookups';
+
+/** The log's fields not looked up by title: the IBC itself (the page's own record) and who took the step (named from the history). */
+const NOT_LOOKED_UP = new Set(['record', 'by']);
 
 /**
  * An IBC's event log (`ibc_event` rows, newest first): each transition's label, from → to,
  * when and by whom, and the deposit and customer it left the IBC with; fetched again when
  * `version` changes (after a transition).
  */
-export function EventsTimeline({ id, version }: { id: string; version: number }) {
+export function EventsTimeline({ id, version, history }: { id: string; version: number; history: readonly HistoryEntry[] }) {
   const { t } = useTranslation();
   const { lang, registry } = useMasterData();
   const { ibc, view } = useOperation();
@@ -30,7 +35,7 @@ export function EventsTimeline({ id, version }: { id: string; version: number })
   }, [ibc, id, version, t]);
 
   // The log entity's references (deposit, customer) name records: shown by their titles.
-  const fields = useMemo(() => (workflow.log ? formOf(registry, workflow.log.entity)?.fields ?? [] : []), [registry, workflow.log]);
+  const fields = useMemo(() => (workflow.log ? formOf(registry, workflow.log.entity)?.fields ?? [] : []).filter((f) => !NOT_LOOKED_UP.has(f.id)), [registry, workflow.log]);
   const titles = useTitles(useMemo(() => {
     const all = new Map<string, Set<string>>();
     for (const e of events ?? []) for (const [entity, ids] of referencedByRecord(e as unknown as Record<string, unknown>, fields)) all.set(entity, new Set([...(all.get(entity) ?? []), ...ids]));
@@ -48,8 +53,9 @@ export function EventsTimeline({ id, version }: { id: string; version: number })
       {events && events.length > 0 && (
         <ol className="tm-op-timeline">
           {events.map((e, i) => {
-            const deposit = e.depositName || titleOf('deposit', e.deposit);
-            const customer = e.customerName || titleOf('customer', e.customer);
+            const deposit = titleOf('deposit', e.deposit);
+            const customer = titleOf('customer', e.customer);
+            const by = byNameOf(history, e);
             return (
               <li key={e.id ?? i} data-testid="ibc-event" data-transition={e.transition}>
                 <div className="tm-op-timeline__head">
@@ -58,7 +64,7 @@ export function EventsTimeline({ id, version }: { id: string; version: number })
                 </div>
                 <div className="tm-op-timeline__meta">
                   <span>{historyWhen(e.at)}</span>
-                  {(e.byName || e.by) && <span>{t('operations.events.by', { who: e.byName || e.by })}</span>}
+                  {by && <span data-testid="event-by">{t('operations.events.by', { who: by })}</span>}
                   {deposit && <span data-testid="event-deposit">{t('operations.events.deposit', { deposit })}</span>}
                   {customer && <span data-testid="event-customer">{t('operations.events.customer', { customer })}</span>}
                   {typeof e.uses === 'number' && <span>{t('operations.events.uses', { count: e.uses })}</span>}

@@ -24,9 +24,9 @@ function RecordFilter({ entity, label, onChange, testId }: { entity: string; lab
   );
 }
 
-/** A number bound typed in a small input. */
-function Bound({ value, onChange, label, testId, integer }: { value: string; onChange: (v: string) => void; label: string; testId: string; integer?: boolean }) {
-  return <input className="p-inputtext p-component tm-op-bound" type="number" min={0} step={integer ? 1 : 'any'} value={value} aria-label={label} title={label} data-testid={testId} onChange={(e) => onChange(e.target.value)} />;
+/** A whole-number bound typed in a small input. */
+function Bound({ value, onChange, label, testId }: { value: string; onChange: (v: string) => void; label: string; testId: string }) {
+  return <input className="p-inputtext p-component tm-op-bound" type="number" min={0} step={1} value={value} aria-label={label} title={label} data-testid={testId} onChange={(e) => onChange(e.target.value)} />;
 }
 
 /** The fleet list's own filters: the customer holding the IBCs, fill count and age (years), each from / to. */
@@ -37,8 +37,8 @@ export function FleetFilters({ value, onChange, customerEntity }: { value: Filte
     <>
       {customerEntity && <RecordFilter entity={customerEntity} label={t('operations.fleet.customer')} testId="filter-customer" onChange={(customer) => set({ customer })} />}
       <span className="tm-op-date">{t('operations.fleet.uses')}
-        <Bound integer value={value.usesMin} label={t('operations.fleet.usesMin')} testId="filter-uses-min" onChange={(usesMin) => set({ usesMin })} />
-        –<Bound integer value={value.usesMax} label={t('operations.fleet.usesMax')} testId="filter-uses-max" onChange={(usesMax) => set({ usesMax })} />
+        <Bound value={value.usesMin} label={t('operations.fleet.usesMin')} testId="filter-uses-min" onChange={(usesMin) => set({ usesMin })} />
+        –<Bound value={value.usesMax} label={t('operations.fleet.usesMax')} testId="filter-uses-max" onChange={(usesMax) => set({ usesMax })} />
       </span>
       <span className="tm-op-date">{t('operations.fleet.age')}
         <Bound value={value.ageMin} label={t('operations.fleet.ageMin')} testId="filter-age-min" onChange={(ageMin) => set({ ageMin })} />

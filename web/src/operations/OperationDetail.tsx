@@ -42,7 +42,8 @@ export function OperationDetail() {
   const record = answer?.record;
   const fields = useMemo(() => formOf(registry, entity)?.fields ?? [], [registry, entity]);
   const specs = useMemo(() => columnsOf(registry, entity, lang).filter((c) => !c.sync && c.path !== workflow.stateField), [registry, entity, lang, workflow.stateField]);
-  const lines = useMemo(() => (record ? linesOf(workflow.lines, record) : []), [record, workflow.lines]);
+  // A record that is its own line (an IBC and its content) shows it only while it holds a lot.
+  const lines = useMemo(() => (record ? linesOf(workflow.lines, record).filter((l) => workflow.lines!.field !== '.' || lineParts(workflow.lines!, l).material) : []), [record, workflow.lines]);
   // Stock is shown at the record's deposits the selected warehouse holds: the others' stock is theirs (the API narrows it too).
   const depositFields = useMemo(() => workflow.depositFields.filter((f) => record && typeof record[f] === 'string' && record[f]
     && (!warehouse || warehouse.warehouseList.some((w) => w.id === record[f]))), [workflow.depositFields, record, warehouse]);
@@ -53,7 +54,8 @@ export function OperationDetail() {
   if (error) return <div className="p-message p-message-error" role="alert" data-testid="detail-error">{error}</div>;
   if (!answer || !record) return <div aria-busy="true">{t('shell.loading')}</div>;
   const def = registry.entities[entity];
-  const sub = (path: string): FieldDef | undefined => lineField?.fields?.find((f) => f.id === path);
+  // A record that is its own line names its line fields by their path in the record (`content.material`).
+  const sub = (path: string): FieldDef | undefined => (workflow.lines?.field === '.' ? fieldAt(fields, path) : lineField?.fields?.find((f) => f.id === path));
   // Who took a transition is a reference in the history's definition: shown by its title.
   const byRef = fieldAt(fields, 'history.by')?.ref;
   const isIbc = workflow.log?.entity === IBC_EVENT_LOG;
@@ -144,7 +146,7 @@ export function OperationDetail() {
         </tbody>
       </table>
 
-      {isIbc && <EventsTimeline id={id} version={version} />}
+      {isIbc && <EventsTimeline id={id} version={version} history={historyOf(record)} />}
 
       {open && (
         <TransitionDialog transition={open} record={record} onClose={() => setOpen(null)}

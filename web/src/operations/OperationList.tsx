@@ -57,11 +57,13 @@ export function OperationList() {
   const table = useServerPagedTable(list, columns);
 
 
+  // The fleet's list route filters by age, fill count and customer instead of dates, deposit and sync.
+  const fleet = view.measures === 'ibc';
   const f = list.filters;
   const set = (patch: Partial<typeof f>) => list.setFilters({ ...f, ...patch });
   const stateOptions = view.states.map((s) => ({ label: localize(s.label, lang), value: s.id, color: s.color }));
   // A workflow no warehouse narrows (return requests, SPEC 2.1: the shell hides its dropdown there) has no deposit filter.
-  const depositOptions = view.depositField ? (warehouse?.warehouseList ?? []).map((w) => ({ label: w.name || w.id, value: w.id })) : [];
+  const depositOptions = view.depositField && !fleet ? (warehouse?.warehouseList ?? []).map((w) => ({ label: w.name || w.id, value: w.id })) : [];
   const customerEntity = view.measures === 'ibc' ? fieldAt(formOf(registry, entity)?.fields ?? [], 'customer')?.ref : undefined;
   const def = registry.entities[entity];
   const points = useMemo(() => (view.map ? locatedRecords(list.answer?.data ?? [], (r) => recordTitle(def, r, lang), (r) => stateOf(workflow, r)) : []),
@@ -70,7 +72,7 @@ export function OperationList() {
 
   return (
     <div className="tm-md-list tm-op-list" data-testid="operation-list" aria-busy={list.loading}>
-      {view.measures === 'ibc' && <MeasuresPanel />}
+      {fleet && <MeasuresPanel />}
       <div className="tm-md-toolbar tm-op-filters">
         <InputText value={list.search} onChange={(e) => list.setSearch(e.target.value)} placeholder={t('masterdata.list.search')} aria-label={t('masterdata.list.search')} data-testid="list-search" />
         {stateOptions.length > 1 && (
@@ -78,21 +80,25 @@ export function OperationList() {
             onChange={(e) => set({ state: (e.value as string | undefined) ?? null })}
             itemTemplate={(o: { label: string; color: string }) => <span className="tm-op-badge" style={{ background: o.color }}>{o.label}</span>} />
         )}
-        <label className="tm-op-date">{t('operations.filter.from', { field: dateLabel })}
-          <input type="date" value={f.from} max={f.to || undefined} onChange={(e) => set({ from: e.target.value })} data-testid="filter-from" />
-        </label>
-        <label className="tm-op-date">{t('operations.filter.to')}
-          <input type="date" value={f.to} min={f.from || undefined} onChange={(e) => set({ to: e.target.value })} data-testid="filter-to" />
-        </label>
+        {!fleet && (
+          <>
+            <label className="tm-op-date">{t('operations.filter.from', { field: dateLabel })}
+              <input type="date" value={f.from} max={f.to || undefined} onChange={(e) => set({ from: e.target.value })} data-testid="filter-from" />
+            </label>
+            <label className="tm-op-date">{t('operations.filter.to')}
+              <input type="date" value={f.to} min={f.from || undefined} onChange={(e) => set({ to: e.target.value })} data-testid="filter-to" />
+            </label>
+          </>
+        )}
         {depositOptions.length > 0 && (
           <Dropdown value={f.deposit} options={depositOptions} showClear placeholder={t('operations.filter.deposit')} aria-label={t('operations.filter.deposit')} data-testid="filter-deposit"
             onChange={(e) => set({ deposit: (e.value as string | undefined) ?? null })} />
         )}
-        {declarable && (
+        {declarable && !fleet && (
           <Dropdown value={f.sync} options={SYNC_STATES.map((s) => ({ label: t(`list.sync.${s}`), value: s }))} showClear placeholder={t('list.senasaSync')} aria-label={t('list.senasaSync')} data-testid="filter-sync"
             onChange={(e) => set({ sync: (e.value as SyncFilter | undefined) ?? null })} />
         )}
-        {view.measures === 'ibc' && <FleetFilters value={f.fleet} onChange={(fleet) => set({ fleet })} customerEntity={customerEntity} />}
+        {fleet && <FleetFilters value={f.fleet} onChange={(fleet) => set({ fleet })} customerEntity={customerEntity} />}
         {view.create && <Button label={t('masterdata.action.new')} icon="pi pi-plus" onClick={() => navigate('/new')} data-testid="list-new" />}
       </div>
       {list.error && <div className="p-message p-message-error" role="alert" data-testid="list-error">{list.error}</div>}

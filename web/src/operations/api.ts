@@ -15,7 +15,7 @@ export interface OperationQuery {
   depositField?: string;
   q?: string;
   sync?: SyncFilter;
-  /** The IBC fleet's list filters (served on the ibc workflow's list): customer id, fill count and age in years, both ends included. */
+  /** The IBC fleet's list filters (served by IBC_LIST_PATH): customer id, fill count and age in whole years, both ends included. */
   customer?: string;
   usesMin?: number;
   usesMax?: number;
@@ -83,11 +83,23 @@ export function operationParams(q: OperationQuery): string {
 const base = (wf: string) => `/api/v3/operations/${encodeURIComponent(wf)}`;
 const one = (wf: string, id: string) => `${base(wf)}/${encodeURIComponent(id)}`;
 
+/** The IBC fleet's list (GET /api/v3/ibc): the ibc workflow's records with the fleet filters (customer, fill count, age). */
+export const IBC_LIST_PATH = '/api/v3/ibc';
+
+/**
+ * Where a feature's list is read: the fleet's own route where the feature shows the IBC fleet
+ * (`measures: "ibc"`), which serves its filters; the workflow's generic list otherwise.
+ */
+export function listPathOf(workflow: string, measures: 'ibc' | null): string {
+  return measures === 'ibc' ? IBC_LIST_PATH : base(workflow);
+}
+
 /** Operation and stock calls of the guest screens; nothing is cached (stock and states change under the user). */
 export function operationsApi(api: ApiClient) {
   const fresh = { noCache: true } as const;
   return {
-    list: (wf: string, q: OperationQuery) => api.get<OperationPage>(`${base(wf)}${operationParams(q)}`, fresh),
+    /** A list route (listPathOf) with the query. */
+    list: (path: string, q: OperationQuery) => api.get<OperationPage>(`${path}${operationParams(q)}`, fresh),
     get: (wf: string, id: string) => api.get<OperationAnswer>(one(wf, id), fresh),
     create: (wf: string, value: Rec) => api.post<Rec>(base(wf), value),
     update: (wf: string, id: string, value: Rec) => api.put<Rec>(one(wf, id), value),
@@ -127,7 +139,10 @@ export interface FleetMeasures {
   pastEndOfLife: number;
 }
 
-/** One row of an IBC's event log (ibc_event), newest first. */
+/**
+ * One row of an IBC's event log (ibc_event, as GET /api/v3/ibc/:id/events serves it, newest
+ * first): references are ids (deposit, customer, by), named by the screen.
+ */
 export interface IbcEvent {
   id?: string;
   record: string;
@@ -138,11 +153,9 @@ export interface IbcEvent {
   at: string;
   since?: string | null;
   by?: string | null;
-  byName?: string | null;
   deposit?: string | null;
-  depositName?: string | null;
   customer?: string | null;
-  customerName?: string | null;
+  customerSince?: string | null;
   uses?: number | null;
   operation?: { workflow: string; id: string; transition: string } | null;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
 import type { Registry, WorkflowDef } from '../../../engine/src/index';
-import { operationParams } from './api';
+import { IBC_LIST_PATH, operationParams } from './api';
 import {
-  ageYears, alertDaysBefore, bars, dateAlert, days, figure, fillCountBars, fleetQuery, isoDay, NO_FLEET_FILTERS, percent, statusBars,
+  ageYears, alertDaysBefore, bars, byNameOf, dateAlert, days, figure, fillCountBars, fleetQuery, isoDay, NO_FLEET_FILTERS, percent, statusBars,
 } from './fleet';
 import { locatedRecords, operationView } from './model';
 import { listQuery, NO_FILTERS } from './useOperationList';
@@ -59,16 +59,20 @@ describe('fleet filters → list query', () => {
   it('sends customer, fill count and age bounds; leaves out empty, negative or half-typed bounds; puts swapped bounds in order', () => {
     expect(fleetQuery(NO_FLEET_FILTERS)).toEqual({ customer: undefined, usesMin: undefined, usesMax: undefined, ageMin: undefined, ageMax: undefined });
     expect(fleetQuery({ customer: 'c1', usesMin: '2', usesMax: '10.7', ageMin: '1,5', ageMax: '-1' }))
-      .toEqual({ customer: 'c1', usesMin: 2, usesMax: 10, ageMin: 1.5, ageMax: undefined });
+      .toEqual({ customer: 'c1', usesMin: 2, usesMax: 10, ageMin: 1, ageMax: undefined });
     expect(fleetQuery({ ...NO_FLEET_FILTERS, usesMin: '9', usesMax: '3', ageMin: 'x' })).toMatchObject({ usesMin: 3, usesMax: 9, ageMin: undefined });
   });
 
-  it('adds them to the list call of a fleet screen (measures "ibc") only', () => {
+  it('adds them to the list call of a fleet screen (measures "ibc") only, which reads the IBC list route and sends no dates, deposit or sync', () => {
     const fleet = operationView(registry, 'fleet')!;
+    expect(fleet.listPath).toBe(IBC_LIST_PATH);
     const filters = { customer: 'c 1', usesMin: '1', usesMax: '', ageMin: '', ageMax: '4' };
-    expect(operationParams(listQuery(fleet, request(filters)))).toBe('?customer=c+1&usesMin=1&ageMax=4&pageSize=20&sort=-date');
+    const all = { ...request(filters), filters: { ...request(filters).filters, from: '2025-01-01', to: '2025-02-01', deposit: 'd1', sync: 'failed' as const } };
+    expect(operationParams(listQuery(fleet, all))).toBe('?customer=c+1&usesMin=1&ageMax=4&pageSize=20&sort=-date');
     const assets = operationView(registry, 'assets')!;
+    expect(assets.listPath).toBe('/api/v3/operations/fleet_test');
     expect(operationParams(listQuery(assets, request(filters)))).toBe('?pageSize=20&sort=-date');
+    expect(operationParams(listQuery(assets, all))).toBe('?from=2025-01-01&to=2025-02-01&deposit=d1&sync=failed&pageSize=20&sort=-date');
   });
 
   it('reads the screen options: measures and map', () => {
@@ -103,6 +107,18 @@ describe('ADR dates', () => {
   it('reads the alert window from settings.ibc, none without it', () => {
     expect(alertDaysBefore({ ibc: { alertDaysBefore: 45 } })).toBe(45);
     expect(alertDaysBefore({})).toBe(0);
+  });
+});
+
+describe('IBC events', () => {
+  it('names who took a step from the history entry of the same transition and instant, else by the user id', () => {
+    const history = [
+      { transition: 'fill', from: 'a', to: 'b', by: 'u1', byName: 'Paula Plant', at: '2026-03-01T10:00:00.000Z' },
+      { transition: 'ship', from: 'b', to: 'c', by: 'u2', at: '2026-03-02T10:00:00.000Z' },
+    ];
+    expect(byNameOf(history, { transition: 'fill', at: '2026-03-01T10:00:00.000Z', by: 'u1' })).toBe('Paula Plant');
+    expect(byNameOf(history, { transition: 'ship', at: '2026-03-02T10:00:00.000Z', by: 'u2' })).toBe('u2');
+    expect(byNameOf(history, { transition: 'fill', at: '2026-03-09T10:00:00.000Z', by: 'u3' })).toBe('u3');
   });
 });
 

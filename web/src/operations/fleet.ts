@@ -3,7 +3,8 @@
  * percentages, the fill-count bars), the fleet list filters as the list query, and the
  * ADR dates of one IBC (age, and whether an inspection or end of life is near or past).
  */
-import type { FleetMeasures, OperationQuery } from './api';
+import type { HistoryEntry } from '../../../engine/src/workflow/types';
+import type { FleetMeasures, IbcEvent, OperationQuery } from './api';
 
 /** Days as shown: one decimal; an absent measure is a dash. */
 export function days(n: number | null | undefined): string {
@@ -63,20 +64,20 @@ export interface FleetFilters {
 
 export const NO_FLEET_FILTERS: FleetFilters = { customer: null, usesMin: '', usesMax: '', ageMin: '', ageMax: '' };
 
-/** A typed bound: a number at or above zero, else nothing (a half-typed or negative value does not filter). */
-function bound(text: string, integer: boolean): number | undefined {
+/** A typed bound: a whole number at or above zero (a fraction is cut), else nothing (a half-typed or negative value does not filter). */
+function bound(text: string): number | undefined {
   const t = text.trim().replace(',', '.');
   if (t === '') return undefined;
   const n = Number(t);
   if (!Number.isFinite(n) || n < 0) return undefined;
-  return integer ? Math.floor(n) : n;
+  return Math.floor(n);
 }
 
-/** The fleet filters as the list query (customer, usesMin/usesMax, ageMin/ageMax); swapped bounds are put in order. */
+/** The fleet filters as the list query (customer, usesMin/usesMax, ageMin/ageMax in whole years, as the route takes them); swapped bounds are put in order. */
 export function fleetQuery(f: FleetFilters): Pick<OperationQuery, 'customer' | 'usesMin' | 'usesMax' | 'ageMin' | 'ageMax'> {
   const pair = (lo: number | undefined, hi: number | undefined) => (lo !== undefined && hi !== undefined && lo > hi ? [hi, lo] : [lo, hi]);
-  const [usesMin, usesMax] = pair(bound(f.usesMin, true), bound(f.usesMax, true));
-  const [ageMin, ageMax] = pair(bound(f.ageMin, false), bound(f.ageMax, false));
+  const [usesMin, usesMax] = pair(bound(f.usesMin), bound(f.usesMax));
+  const [ageMin, ageMax] = pair(bound(f.ageMin), bound(f.ageMax));
   return { customer: f.customer ?? undefined, usesMin, usesMax, ageMin, ageMax };
 }
 
@@ -120,4 +121,9 @@ export const MANUFACTURE_FIELD = 'manufactured_date';
 export function alertDaysBefore(settings: object): number {
   const v = (settings as { ibc?: { alertDaysBefore?: unknown } }).ibc?.alertDaysBefore;
   return typeof v === 'number' && v >= 0 ? v : 0;
+}
+
+/** Who took a logged step: the name the record's history kept for the same transition at the same instant (a row and its entry are written together), else the user id. */
+export function byNameOf(history: readonly HistoryEntry[], e: Pick<IbcEvent, 'transition' | 'at' | 'by'>): string {
+  return history.find((h) => h.at === e.at && h.transition === e.transition)?.byName || e.by || '';
 }

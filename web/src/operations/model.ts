@@ -5,7 +5,7 @@ import { getPath } from '../../../engine/src/validate/values';
 import { SYNC_PATH } from '../../../engine/src/list/index';
 import type { HistoryEntry, LinesDef, WorkflowState } from '../../../engine/src/workflow/types';
 import { markerAt } from '../masterdata/widgets/mapLogic';
-import type { SyncFilter } from './api';
+import { listPathOf, type SyncFilter } from './api';
 
 type Rec = Record<string, unknown>;
 
@@ -25,6 +25,8 @@ export interface OperationView {
   measures: 'ibc' | null;
   /** Whether a map of the listed records having `location.lat/lng` is shown. */
   map: boolean;
+  /** The route the list is read from (api.ts listPathOf). */
+  listPath: string;
 }
 
 /** The screen options of CONTRACT16 (`measures`, `map`), read whether or not the engine's type declares them yet. */
@@ -37,14 +39,16 @@ export function operationView(registry: Registry, featureId: string): OperationV
   const workflow = operation ? registry.workflows[operation.workflow] : undefined;
   if (!feature || !operation || !workflow || !registry.entities[workflow.entity]) return null;
   const only = operation.states;
+  const measures = (operation as OperationFeatureDef & ScreenOptions).measures === 'ibc' ? 'ibc' : null;
   return {
     feature, operation, workflow,
     entity: workflow.entity,
     depositField: operation.depositField ?? workflow.depositFields[0] ?? '',
     states: only ? workflow.states.filter((s) => only.includes(s.id)) : workflow.states,
     create: operation.create !== false,
-    measures: (operation as OperationFeatureDef & ScreenOptions).measures === 'ibc' ? 'ibc' : null,
+    measures,
     map: (operation as OperationFeatureDef & ScreenOptions).map === true,
+    listPath: listPathOf(workflow.name, measures),
   };
 }
 

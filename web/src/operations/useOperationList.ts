@@ -19,14 +19,17 @@ export interface OperationFilters {
 
 export const NO_FILTERS: OperationFilters = { state: null, from: '', to: '', deposit: null, sync: null, fleet: NO_FLEET_FILTERS };
 
-/** The list call of a feature's list state: its states, dates, deposit, sync, the fleet filters where it shows the fleet, page and sorting. */
+/**
+ * The list call of a feature's list state: its states, search, page and sorting; on the fleet
+ * (`measures: "ibc"`, read from the IBC list route) the fleet filters, elsewhere the dates,
+ * deposit and sync the generic list serves.
+ */
 export function listQuery(view: Pick<OperationView, 'operation' | 'measures'>, { q, pageIndex, sorting, filters }: ListRequest<OperationFilters>): OperationQuery {
-  return {
-    state: stateParam(view, filters.state), from: filters.from || undefined, to: filters.to || undefined,
-    deposit: filters.deposit ?? undefined, depositField: view.operation.depositField, q, sync: filters.sync ?? undefined,
-    ...(view.measures === 'ibc' ? fleetQuery(filters.fleet) : {}),
-    page: pageIndex + 1, pageSize: PAGE_SIZE, sort: sortParam(sorting),
+  const own = view.measures === 'ibc' ? fleetQuery(filters.fleet) : {
+    from: filters.from || undefined, to: filters.to || undefined,
+    deposit: filters.deposit ?? undefined, depositField: view.operation.depositField, sync: filters.sync ?? undefined,
   };
+  return { state: stateParam(view, filters.state), q, ...own, page: pageIndex + 1, pageSize: PAGE_SIZE, sort: sortParam(sorting) };
 }
 
 /** Server paging, sorting, search and the operation filters of one feature's list; fetched again when the warehouse changes. */
@@ -35,7 +38,7 @@ export function useOperationList(debounceMs: number) {
   const { t } = useTranslation();
   return useServerList<OperationFilters, OperationPage>({
     debounceMs, initialSorting: [{ id: view.workflow.dateField, desc: true }], initialFilters: NO_FILTERS, scope: [ops, view, warehouseName, t], clearOnError: true,
-    load: (request) => ops.list(view.workflow.name, listQuery(view, request)),
+    load: (request) => ops.list(view.listPath, listQuery(view, request)),
     errorText: (e) => errorText(e, t),
   });
 }

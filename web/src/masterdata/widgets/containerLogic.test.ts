@@ -58,6 +58,10 @@ describe('container lines', () => {
     expect(removeContainer([{ ibc: 'a' }, { ibc: 'b' }, { ibc: 'c' }], 1)).toEqual([{ ibc: 'a' }, { ibc: 'c' }]);
     expect(containerLines(undefined)).toEqual([]);
     expect(containerLines([{ ibc: 'a' }, null, 'x'])).toEqual([{ ibc: 'a' }]);
+    // The blank line a form starts a required list with names no IBC: dropped, so the first IBC added is the first line.
+    expect(containerLines([{}, { quantity: 5, ibc: '' }, { ibcNumber: 'S-1' }])).toEqual([{ ibcNumber: 'S-1' }]);
+    const added = addContainer(containerLines([{}]), { id: 'i1', serial_number: 'S-1' });
+    expect(added).toEqual({ lines: [{ ibc: 'i1', ibcNumber: 'S-1' }] });
   });
 
   it('draws a list whose lines reference ibc_container with the container list, other lists with RJSF’s layout', () => {

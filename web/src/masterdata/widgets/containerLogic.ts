@@ -56,7 +56,14 @@ export function removeContainer(lines: readonly Rec[], index: number): Rec[] {
   return lines.filter((_, i) => i !== index);
 }
 
-/** The lines as an array whatever the form holds. */
+/** Whether a line names an IBC (by id or serial). */
+const namesIbc = (l: Rec) => (typeof l[IBC_REF] === 'string' && l[IBC_REF] !== '') || (typeof l[IBC_NUMBER] === 'string' && l[IBC_NUMBER] !== '');
+
+/**
+ * The lines as an array whatever the form holds, without those naming no IBC: a form starts a
+ * required list with one blank line, which here would be a line without a container (and,
+ * kept, would shift every typed field onto the line before its IBC).
+ */
 export function containerLines(value: unknown): Rec[] {
-  return Array.isArray(value) ? value.filter((l): l is Rec => typeof l === 'object' && l !== null) : [];
+  return Array.isArray(value) ? value.filter((l): l is Rec => typeof l === 'object' && l !== null && namesIbc(l)) : [];
 }
