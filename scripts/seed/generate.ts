@@ -168,7 +168,8 @@ function ibcFleet(scale: number, asOf: Date, divisions: Doc[], producers: Doc[],
     const deposit = r() < 0.75 || others.length === 0 ? main[i % main.length] : others[i % others.length];
     const kind = r();
     const material_type = kind < 0.8 ? 'rigid_plastic' : kind < 0.93 ? 'composite' : 'metal';
-    const made = asOf.getTime() - Math.floor(r() * 6 * 365) * DAY_MS;
+    // A growing fleet: more young IBCs than old ones.
+    const made = asOf.getTime() - Math.floor(r() ** 1.5 * 6 * 365) * DAY_MS;
     // Periodic inspections every 30 months after manufacture, up to a year before asOf, each
     // done up to two months early; an IBC missing one is not inspected again.
     let last: number | undefined;
