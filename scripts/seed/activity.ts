@@ -10,6 +10,10 @@ import type { AuthPrincipal } from '../../server/src/auth/principal';
 import type { Store, StoredDoc } from '../../server/src/store/types';
 import { ENGINE, OperationService } from '../../server/src/workflows/service';
 import { rng } from './random';
+import { raiseIbcAlerts } from '../../server/src/ibc/alerts';
+import { ibcSettings, type IbcSettings } from '../../server/src/ibc/settings';
+import { IbcPlayer, type IbcReference } from './ibcActivity';
+import { addDays, day, DAY_MS, round, Stock, type Player } from './player';
 
 type Rec = Record<string, unknown>;
 
@@ -17,6 +21,8 @@ type Rec = Record<string, unknown>;
 export interface OperationsPort {
   create(workflow: string, body: Rec, at: Date): Promise<{ id: string }>;
   transition(workflow: string, id: string, transition: string, body: { comment?: string; fields?: Rec }, at: Date): Promise<unknown>;
+  /** The server's ADR job (IBC dates brought current, alerts raised) as it would run at `at`. */
+  adrPass(at: Date): Promise<void>;
 }
 
 export interface ActivityResult {
@@ -26,9 +32,6 @@ export interface ActivityResult {
   byWorkflow: Record<string, number>;
 }
 
-const DAY_MS = 86_400_000;
-const day = (d: Date) => d.toISOString().slice(0, 10);
-const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
 
 interface Reference {
   producerDeposits: StoredDoc[];
@@ -39,6 +42,10 @@ interface Reference {
   aiOfProduct: Map<string, { ai: string; kgPerLitre: number }>;
   recipeOf: Map<string, string>;
   countries: StoredDoc[];
+  ibc: IbcReference;
+  /** Tank trucks and ISO tanks by carrier, for bulk deliveries. */
+  tanker: { truck: StoredDoc; tank: StoredDoc }[];
+  fleet: StoredDoc[];
 }
 
 const companyTypeOf = (c: StoredDoc) => String((c.extensions as { companyInfo?: { company_type?: string } } | undefined)?.companyInfo?.company_type ?? '');
@@ -59,61 +66,41 @@ async function reference(store: Store): Promise<Reference> {
     aiOfProduct.set(output.material, { ai: input.material, kgPerLitre: input.quantity / output.quantity });
     recipeOf.set(output.material, r.id);
   }
+  const producerDeposits = deposits.filter((d) => companyType.get(String(d.company_id)) === 'producer');
+  const receiverDeposits = deposits.filter((d) => ['distributor', 'customer'].includes(companyType.get(String(d.company_id)) ?? ''));
+  const ais = materials.filter((m) => materialTypeOf(m) === 'active_ingredient');
+  const products = materials.filter((m) => materialTypeOf(m) === 'formulated_product' && aiOfProduct.has(m.id));
+  const plantDeposits = producerDeposits.slice(0, 2);
+  const trucks = await store.find('truck', { filter: { state: 1 }, sort: { truckNo: 1 } });
+  const tanks = await store.find('iso_tank', { filter: { state: 1 }, sort: { isoTankLicense: 1 } });
+  const aiName = new Map(ais.map((a) => [a.id, String(a.name)]));
   return {
-    producerDeposits: deposits.filter((d) => companyType.get(String(d.company_id)) === 'producer'),
-    receiverDeposits: deposits.filter((d) => ['distributor', 'customer'].includes(companyType.get(String(d.company_id)) ?? '')),
+    producerDeposits,
+    receiverDeposits,
     companyType,
-    ais: materials.filter((m) => materialTypeOf(m) === 'active_ingredient'),
-    products: materials.filter((m) => materialTypeOf(m) === 'formulated_product' && aiOfProduct.has(m.id)),
+    ais,
+    products,
+    ibc: {
+      plantDeposits, receivers: receiverDeposits, companyType, companies: new Map(companies.map((c) => [c.id, c])),
+      plantOf: new Map((await store.find('plant', { filter: { state: 1 }, sort: { name: 1 } })).map((pl) => [String(pl.company), pl.id])),
+      products: new Set(products.map((m) => m.id)), aiName: new Map(products.map((m) => [m.id, aiName.get(aiOfProduct.get(m.id)!.ai) ?? ''])), trucks,
+    },
+    tanker: trucks.flatMap((truck) => tanks.filter((t) => t.carrier === truck.carrier).map((tank) => ({ truck, tank }))),
+    fleet: await store.find('ibc_container', { filter: { deposit_id: { $in: plantDeposits.map((d) => d.id) } }, sort: { serial_number: 1 } }),
     aiOfProduct,
     recipeOf,
     countries: await store.find('country', { filter: { state: 1 }, sort: { country_name: 1 } }),
   };
 }
 
-/** The player's own picture of stock, kept in step with what it asks the service to do. */
-class Stock {
-  private readonly lots = new Map<string, { material: string; batch: string; deposit: string; quantity: number; uom: string; expires: string }>();
-  private key = (material: string, batch: string, deposit: string) => `${material}|${batch}|${deposit}`;
-  add(material: string, batch: string, deposit: string, quantity: number, uom: string, expires: string): void {
-    const k = this.key(material, batch, deposit);
-    const lot = this.lots.get(k);
-    if (lot) lot.quantity += quantity;
-    else this.lots.set(k, { material, batch, deposit, quantity, uom, expires });
-  }
-  remove(material: string, batch: string, deposit: string, quantity: number): void {
-    const lot = this.lots.get(this.key(material, batch, deposit));
-    if (!lot || lot.quantity < quantity - 1e-9) throw new Error(`activity: planned to take ${quantity} of ${material}/${batch} at ${deposit}, holding ${lot?.quantity ?? 0}`);
-    lot.quantity = round(lot.quantity - quantity);
-  }
-  /** Batches at a deposit, first-expired first (how a warehouse picks). */
-  at(deposit: string, material?: string) {
-    return [...this.lots.values()]
-      .filter((l) => l.deposit === deposit && l.quantity > 0 && (material === undefined || l.material === material))
-      .sort((a, b) => a.expires.localeCompare(b.expires) || a.batch.localeCompare(b.batch));
-  }
-  /** Takes `quantity` first-expired first; the lines it takes, or null when there is not enough. */
-  pick(deposit: string, material: string, quantity: number) {
-    const lines: { material: string; batchId: string; quantity: number; uom: string }[] = [];
-    let left = quantity;
-    for (const lot of this.at(deposit, material)) {
-      if (left <= 0) break;
-      const take = round(Math.min(lot.quantity, left));
-      lines.push({ material, batchId: lot.batch, quantity: take, uom: lot.uom });
-      left = round(left - take);
-    }
-    return left > 0 ? null : lines;
-  }
-}
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /**
  * Plays `days` days ending on `end` (default today). Deterministic for a given store content
  * and seed: the same demo master data gives the same operations, quantities and outcomes.
  */
-export async function playActivity(store: Store, ops: OperationsPort, opts: { days: number; seed?: number; end?: Date }): Promise<ActivityResult> {
+export async function playActivity(store: Store, ops: OperationsPort, opts: { days: number; settings: IbcSettings; seed?: number; end?: Date }): Promise<ActivityResult> {
   const ref = await reference(store);
+  const settings = opts.settings;
   const result: ActivityResult = { days: opts.days, operations: 0, transitions: 0, byWorkflow: {} };
   if (ref.producerDeposits.length === 0 || ref.receiverDeposits.length === 0 || ref.ais.length === 0 || ref.products.length === 0) return result;
   const r = rng(opts.seed ?? 20261124);
@@ -141,11 +128,61 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
     result.transitions++;
   };
 
+  const player: Player = { r, pick, between, stock, later, run, step, ids };
+  const ibcs = new IbcPlayer(player, ref.ibc, ref.fleet, settings);
+
+  /** A production batch of `litres` of one of `products` whose active ingredient the plant holds; false when none. */
+  const produce = async (plant: StoredDoc, products: StoredDoc[], litres: number, at: Date) => {
+    const expires = day(addDays(at, 720));
+    for (const product of products) {
+      const { ai, kgPerLitre } = ref.aiOfProduct.get(product.id)!;
+      const consumption = stock.pick(plant.id, ai, round(litres * kgPerLitre));
+      if (!consumption) continue;
+      const batchId = ids('FG', at);
+      await run('product_declaration', {
+        productionDate: day(at), productDeclarationId: ids('PD', at), deposit: plant.id, recipe: ref.recipeOf.get(product.id), material: product.id, batchId,
+        quantity: litres, uom: String(product.uom), elaborationDate: day(at), expirationDate: expires,
+        consumption: consumption.map((c) => ({ ...c, consumptionStatus: 'Draft' })),
+      }, 'declare', at);
+      for (const c of consumption) stock.remove(c.material, c.batchId, plant.id, c.quantity);
+      stock.add(product.id, batchId, plant.id, litres, String(product.uom), expires);
+      return true;
+    }
+    return false;
+  };
+
+  /** A bulk delivery in a registered tank truck and ISO tank; mostly accepted, one in five rejected and the rejection accepted. */
+  let bulkDeliveries = 0;
+  const bulkDelivery = async (d: number, plant: StoredDoc, product: StoredDoc, batchId: string, quantity: number, at: Date) => {
+    if (ref.tanker.length === 0) return;
+    const { truck, tank } = pick(ref.tanker);
+    const receiver = pick(ref.receiverDeposits);
+    const uom = String(product.uom);
+    const id = await run('bulk_delivery', {
+      sendDate: day(at), shipmentID: ids('RB0001', at), salesOrderNo: ids('SOB', at), deposit: plant.id, receiverDeposit: receiver.id, receiver: receiver.company_id,
+      material: product.id, batchId, quantity, uom, truckMapping: { truckNo: truck.truckNo, isoTankLicense: tank.isoTankLicense },
+    }, 'confirm', at);
+    const on = d + between(1, 2);
+    const rejected = ++bulkDeliveries % 5 === 2;
+    later(on, async (when) => {
+      if (!rejected) {
+        await step('bulk_delivery', id, 'accept', when, { receivedDate: day(when) });
+        stock.add(product.id, batchId, receiver.id, quantity, uom, '9999-12-31');
+        return;
+      }
+      await step('bulk_delivery', id, 'reject', when, { receivedDate: day(when) }, 'Densidad fuera de especificación en la muestra de recepción');
+      later(on + 1, async (settled) => {
+        await step('bulk_delivery', id, 'acceptRejection', settled);
+        stock.add(product.id, batchId, plant.id, quantity, uom, '9999-12-31');
+      });
+    });
+  };
+
   for (let d = 0; d < opts.days; d++) {
     // Every step of a day gets a later time than the one before: the ledger's order by time is
     // then the order the steps were played in, so stock on any past instant is never negative.
     let minute = 0;
-    const tick = () => new Date(start.getTime() + d * DAY_MS - 5 * 3_600_000 + (minute += 7) * 60_000);
+    const tick = () => new Date(start.getTime() + d * DAY_MS - 5 * 3_600_000 + (minute += 2) * 60_000);
     for (const fn of due.get(d) ?? []) await fn(tick());
     due.delete(d);
     const at = tick();
@@ -154,8 +191,8 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
 
     // Imports of active ingredients, every week and on the first day.
     if (d % 7 === 0) {
-      const lines = [pick(ref.ais), pick(ref.ais)].filter((m, i, xs) => xs.findIndex((x) => x.id === m.id) === i).map((m) => ({
-        material: m.id, batchId: ids('AI', at), quantity: between(4000, 9000, 500), uom: String(m.uom), elaborationDate: day(addDays(at, -20)), expirationDate: expires(24 + between(0, 12)),
+      const lines = [pick(ref.ais), pick(ref.ais), pick(ref.ais)].filter((m, i, xs) => xs.findIndex((x) => x.id === m.id) === i).map((m) => ({
+        material: m.id, batchId: ids('AI', at), quantity: between(8000, 16000, 500), uom: String(m.uom), elaborationDate: day(addDays(at, -20)), expirationDate: expires(24 + between(0, 12)),
       }));
       await run('product_import', { importDate: day(at), importID: ids('IMP', at), deposit: plant.id, originCountry: pick(ref.countries.slice(6)).id, productData: lines }, 'confirm', at);
       for (const l of lines) stock.add(l.material, l.batchId, plant.id, l.quantity, l.uom, l.expirationDate);
@@ -171,23 +208,17 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
     }
 
     // A production batch every other day, when the plant holds the active ingredient for it.
-    if (d % 2 === 1) {
-      for (const product of [pick(ref.products), pick(ref.products)]) {
-        const { ai, kgPerLitre } = ref.aiOfProduct.get(product.id)!;
-        const litres = between(1000, 4000, 500);
-        const consumption = stock.pick(plant.id, ai, round(litres * kgPerLitre));
-        if (!consumption) continue;
-        const batchId = ids('FG', at);
-        await run('product_declaration', {
-          productionDate: day(at), productDeclarationId: ids('PD', at), deposit: plant.id, recipe: ref.recipeOf.get(product.id), material: product.id, batchId,
-          quantity: litres, uom: String(product.uom), elaborationDate: day(at), expirationDate: expires(24),
-          consumption: consumption.map((c) => ({ ...c, consumptionStatus: 'Draft' })),
-        }, 'declare', at);
-        for (const c of consumption) stock.remove(c.material, c.batchId, plant.id, c.quantity);
-        stock.add(product.id, batchId, plant.id, litres, String(product.uom), expires(24));
-        break;
-      }
+    if (d % 2 === 1) await produce(plant, [pick(ref.products), pick(ref.products)], between(1000, 4000, 500), at);
+
+    // The IBC filling line: a lot to fill from (made today when the deposit has none big enough), then the fleet's day.
+    if (!stock.at(plant.id).some((l) => ref.ibc.products.has(l.material) && l.quantity >= 4000)) {
+      await produce(plant, [pick(ref.products), pick(ref.products), pick(ref.products)], between(4000, 8000, 1000), at);
     }
+    if (d % 7 === 0) {
+      await ops.adrPass(at);
+      ibcs.dated();
+    }
+    await ibcs.day(d, at, tick, plant);
 
     // Deliveries to distributors and customers most days, received a day or two later.
     if (d % 3 !== 2) {
@@ -261,13 +292,14 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
           quantity: litres, uom: String(product.uom), elaborationDate: day(at), expirationDate: expires(24), consumption: consumption.map((c) => ({ ...c, consumptionStatus: 'Draft' })),
         }, 'declare', at);
         for (const c of consumption) stock.remove(c.material, c.batchId, plant.id, c.quantity);
-        stock.add(product.id, batchId, plant.id, litres, String(product.uom), expires(24));
+        // The bulk lot is spoken for (its fractionation and a bulk delivery): never in the player's free stock.
         const on = d + 3;
         later(on, async (when) => {
           const ibcBatches = [1, 2, 3].map((i) => ({ material: product.id, batchId: `${batchId}-IBC${i}`, quantity: 1000, uom: String(product.uom), elaborationDate: day(when), expirationDate: day(addDays(when, 720)) }));
           await run('bulk_fractionation', { fractionationDate: day(when), fractionationId: ids('FR', when), deposit: plant.id, material: product.id, batchId, quantity: 3000, uom: String(product.uom), ibcBatches }, 'fractionate', when);
-          stock.remove(product.id, batchId, plant.id, 3000);
           for (const b of ibcBatches) stock.add(b.material, b.batchId, plant.id, b.quantity, b.uom, b.expirationDate);
+          // What is left of the bulk goes out in a tank truck two days later.
+          later(on + 2, (sent) => bulkDelivery(on + 2, plant, product, batchId, 1000, sent));
         });
       }
     }
@@ -295,6 +327,9 @@ export function servicePort(reg: Registry, store: Store, actor: { id: string; em
       clock = at;
       return service.transition(workflow, id, transition, body, principal, 'en');
     },
+    async adrPass(at) {
+      await raiseIbcAlerts(store, reg, at);
+    },
   };
 }
 
@@ -303,5 +338,5 @@ export async function seedActivity(reg: Registry, store: Store, days: number, en
   if ((await store.count('product_import', {})) > 0 || (await store.count('delivery', {})) > 0) return null;
   const [actor] = await store.find('user', { filter: { access: reg.access.superadmin, state: 1 }, sort: { createdAt: 1 }, limit: 1 });
   if (!actor) return null;
-  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days, end });
+  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days, end, settings: ibcSettings(reg) });
 }

@@ -12,11 +12,12 @@ const active = { state: 1 };
 const pad = (n: number, w = 6) => String(n).padStart(w, '0');
 
 /**
- * Demo master data at a scale: scale 1 is a few hundred records, scale 1000 over a hundred
- * thousand. Every reference points at a record of the same set, and the order of the map is
- * an order in which references are always already inserted.
+ * Demo master data at a scale: scale 1 is a few hundred records and a fleet of 2,000 IBCs,
+ * scale 1000 over a hundred thousand records. Every reference points at a record of the same
+ * set, and the order of the map is an order in which references are always already inserted.
+ * IBC ages are counted back from `asOf` (the last day the demo activity plays).
  */
-export function generateDemo(scale = 1): DemoData {
+export function generateDemo(scale = 1, asOf: Date = new Date()): DemoData {
   const r = rng(20261122);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const out: DemoData = new Map();
@@ -79,7 +80,6 @@ export function generateDemo(scale = 1): DemoData {
   const producers = companies.filter((c) => (c.extensions as { companyInfo: { company_type: string } }).companyInfo.company_type === 'producer');
   const distributors = companies.filter((c) => (c.extensions as { companyInfo: { company_type: string } }).companyInfo.company_type === 'distributor');
   const plantDivisions = divisions.filter((d) => d.division_type === 'plant');
-  const deposits = divisions.filter((d) => d.division_type === 'deposit');
 
   // An active ingredient is its own single active ingredient, at 100%.
   const ais: Doc[] = ACTIVE_INGREDIENTS.map((name, i) => ({ id: newId(), name, i })).map(({ id, name, i }) => ({
@@ -122,14 +122,67 @@ export function generateDemo(scale = 1): DemoData {
     extensions: { supplierParameters: { non_returnable: false, non_cancellable: i % 5 === 0, lead_time: 3 + (i % 7), min_order_qty: 1000 } },
   })));
 
-  const nIbcs = 60 * scale;
-  const ibcs: Doc[] = [];
-  for (let i = 0; i < nIbcs; i++) {
-    const deposit = deposits[i % deposits.length];
-    const made = new Date(Date.UTC(2021 + (i % 5), i % 12, 1 + (i % 27)));
-    ibcs.push({ id: newId(), serial_number: `IBC-${pad(i, 7)}`, company_id: deposit.company_id, manufactured_date: made.toISOString().slice(0, 10), deposit_id: deposit.id, po_number: `PO-${2024 + (i % 3)}-${pad(i % 500, 4)}`, product_code_id: products[i % products.length].id,
-      material_type: i % 10 === 9 ? 'composite' : 'rigid_plastic', capacity: 1000, status: 'in_stock_empty', numberOfUses: 0, ...active });
+  const { trucks, tanks } = trucksAndTanks(companies, rng(20261123));
+  put('truck', trucks);
+  put('iso_tank', tanks);
+  put('ibc_container', ibcFleet(scale, asOf, divisions, producers, products, rng(20261125)));
+  return out;
+}
+
+const DAY_MS = 86_400_000;
+const dateOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+const companyType = (c: Doc) => (c.extensions as { companyInfo: { company_type: string } }).companyInfo.company_type;
+
+/** Each carrier's registered tank trucks and ISO tanks (bulk deliveries name one of each). */
+function trucksAndTanks(companies: Doc[], r: () => number): { trucks: Doc[]; tanks: Doc[] } {
+  const letters = 'ABCDEFGHJKLMNPRSTUVWXYZ';
+  const letter = () => letters[Math.floor(r() * letters.length)];
+  const trucks: Doc[] = [];
+  const tanks: Doc[] = [];
+  companies.filter((c) => companyType(c) === 'carrier').forEach((carrier, i) => {
+    for (let t = 0; t < 3; t++) {
+      trucks.push({ id: newId(), truckNo: `TRK-${pad(i, 4)}-${t + 1}`, plate: `${letter()}${letter()}${100 + Math.floor(r() * 900)}${letter()}${letter()}`, carrier: carrier.id, ...active });
+    }
+    for (let t = 0; t < 2; t++) {
+      tanks.push({ id: newId(), isoTankLicense: `ISO-${pad(i, 4)}-${t + 1}`, capacity: [20_000, 24_000, 26_000][(i + t) % 3], carrier: carrier.id, ...active });
+    }
+  });
+  return { trucks, tanks };
+}
+
+/**
+ * 2,000 IBCs a scale, all empty in stock at producers' deposits (three quarters at the first
+ * producer's two deposits, where the demo activity fills them), made 0 to 6 years before
+ * `asOf`: the oldest rigid plastic and composite ones are past their 5-year end of life, and
+ * most of those older than 2.5 years passed a periodic inspection on time (some missed the
+ * last one, so they are past it). Mostly rigid plastic; some composite and metal.
+ */
+function ibcFleet(scale: number, asOf: Date, divisions: Doc[], producers: Doc[], products: Doc[], r: () => number): Doc[] {
+  const producerIds = new Set(producers.map((p) => p.id));
+  const deposits = divisions.filter((d) => d.division_type === 'deposit' && producerIds.has(String(d.company_id)));
+  const main = deposits.filter((d) => d.company_id === producers[0].id);
+  const others = deposits.filter((d) => d.company_id !== producers[0].id);
+  const n = 2000 * scale;
+  const out: Doc[] = [];
+  for (let i = 0; i < n; i++) {
+    const deposit = r() < 0.75 || others.length === 0 ? main[i % main.length] : others[i % others.length];
+    const kind = r();
+    const material_type = kind < 0.8 ? 'rigid_plastic' : kind < 0.93 ? 'composite' : 'metal';
+    // A growing fleet: more young IBCs than old ones.
+    const made = asOf.getTime() - Math.floor(r() ** 1.5 * 6 * 365) * DAY_MS;
+    // Periodic inspections every 30 months after manufacture, up to a year before asOf, each
+    // done up to two months early; an IBC missing one is not inspected again.
+    let last: number | undefined;
+    for (let k = 1; made + k * 913 * DAY_MS < asOf.getTime() - 365 * DAY_MS; k++) {
+      if (r() < 0.15) break;
+      last = made + (k * 913 - Math.floor(r() * 60)) * DAY_MS;
+    }
+    out.push({
+      id: newId(), serial_number: `IBC-${pad(i, 7)}`, company_id: deposit.company_id, manufactured_date: dateOf(made), deposit_id: deposit.id,
+      po_number: `PO-${2020 + (i % 7)}-${pad(i % 500, 4)}`, product_code_id: products[i % products.length].id,
+      material_type, capacity: material_type === 'metal' ? 1250 : 1000, ...(last !== undefined ? { lastInspectionDate: dateOf(last) } : {}),
+      status: 'in_stock_empty', numberOfUses: 0, ...active,
+    });
   }
-  put('ibc_container', ibcs);
   return out;
 }

@@ -2,6 +2,8 @@ import { compileForm, formOf, type Registry } from '../../engine/src/index';
 import type { Store } from '../../server/src/store/types';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { newId } from '../../server/src/store/ids';
+import { refreshAdrDates } from '../../server/src/ibc/dates';
+import { ibcSettings } from '../../server/src/ibc/settings';
 import { generateDemo, type DemoData } from './generate';
 
 export const DEMO_PASSWORD = 'Demo-user-2026';
@@ -75,14 +77,19 @@ export async function demoIdentity(reg: Registry, data: DemoData): Promise<{ dat
   };
 }
 
-/** Fills an empty store with demo data; does nothing when it already holds companies. */
-export async function seedDemo(reg: Registry, store: Store, scale = 1): Promise<{ seeded: boolean; records: number; users: DemoUser[] }> {
+/**
+ * Fills an empty store with demo data (IBC ages counted back from `asOf`); does nothing when it
+ * already holds companies. The IBCs get their ADR dates here, not from the server's next alert
+ * pass, so the activity played right after finds them dated.
+ */
+export async function seedDemo(reg: Registry, store: Store, scale = 1, asOf?: Date): Promise<{ seeded: boolean; records: number; users: DemoUser[] }> {
   if ((await store.count('company', {})) > 0) return { seeded: false, records: 0, users: [] };
-  const data = generateDemo(scale);
+  const data = generateDemo(scale, asOf);
   checkAll(reg, data);
   const identity = await demoIdentity(reg, data);
   const records = await insertAll(store, data);
   const extra = await insertAll(store, identity.data);
+  await refreshAdrDates(store, ibcSettings(reg));
   return { seeded: true, records: records + extra, users: identity.users };
 }
 
