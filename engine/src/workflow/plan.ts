@@ -5,7 +5,7 @@ import { compileForm } from '../validate/format';
 import { getPath, isRecord } from '../validate/values';
 import { transitionKeys } from './access';
 import { buildEvent, stableUuid, type PlanLookup } from './events';
-import { compiledQuery, timedQuery } from './query';
+import { compiledQuery, transitionQuery } from './query';
 import type {
   EffectDef, HistoryEntry, LinesDef, TransitionDef, TransitionPlan, TransitionRecordsEffect, ValueRef, WorkflowDefinition,
 } from './types';
@@ -175,7 +175,7 @@ function plan(
     }
   }
   // Judged once, on the record the effects start from: an effect does not switch another on or off.
-  const running = t.effects!.flatMap((e, i) => (e.when === undefined || timedQuery(e.when, ctx.now).test(next) ? [{ e, i }] : []));
+  const running = t.effects!.flatMap((e, i) => (e.when === undefined || transitionQuery(e.when, ctx.now, record).test(next) ? [{ e, i }] : []));
   const inputs = new Set(t.input);
   for (const lines of linesWalked(t, running.map((r) => r.e))) {
     checkLines(next, lines, inputs.has(`${lines.field}.${lines.rejected}`) || (t.setLines?.lines?.field === lines.field && lines.rejected! in t.setLines.set), labelOf);
@@ -189,7 +189,7 @@ function plan(
     throw new WorkflowError('TRANSITION_GUARD_FAILED', { transition, reason: t.guardMessage ? localize(t.guardMessage, lang) : '' });
   }
   for (const rule of t.refuse ?? []) {
-    if (timedQuery(rule.when, ctx.now).test(next)) {
+    if (transitionQuery(rule.when, ctx.now, record).test(next)) {
       throw new WorkflowError('TRANSITION_REFUSED', { transition, reason: fillPlaceholders(localize(rule.message, lang), next) });
     }
   }

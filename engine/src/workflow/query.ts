@@ -1,4 +1,5 @@
 import { Query } from 'mingo';
+import { getPath } from '../validate/values';
 
 /** mingo kept to MongoDB's behaviour and away from running code, as in the store. */
 const MINGO_OPTIONS = { scriptEnabled: false } as const;
@@ -51,6 +52,25 @@ export function timedQuery(query: Record<string, unknown>, now: string): Query {
     entry.at = at;
   }
   return entry.query;
+}
+
+const BEFORE = '$before.';
+
+/**
+ * A transition's query (an effect's `when`, a refuse rule): `$today`/`$now` as in timedQuery, and
+ * `$before.<path>` strings standing for the record's values before the transition (a return that
+ * names no new deposit leaves `deposit_id` equal to `$before.deposit_id`). Those differ per
+ * record, so a query naming them is compiled for each use.
+ */
+export function transitionQuery(query: Record<string, unknown>, now: string, before: Record<string, unknown>): Query {
+  if (!valuesOf(query).some((v) => typeof v === 'string' && v.startsWith(BEFORE))) return timedQuery(query, now);
+  const bind = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.startsWith(BEFORE) ? (getPath(before, v.slice(BEFORE.length)) ?? null) : v;
+    if (Array.isArray(v)) return v.map(bind);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bind(x)]));
+    return v;
+  };
+  return new Query(withTime(bind(query), { $today: dayOf(now), $now: now }) as Record<string, unknown>, MINGO_OPTIONS);
 }
 
 /** Why mingo cannot run a query, or undefined when it can (the cross-references' check). */

@@ -103,7 +103,8 @@ export interface TransitionRecordsEffect {
 /**
  * A rule refusing a transition (TRANSITION_REFUSED, 409) when its query matches the record after
  * the input is merged. In the query, the strings `$today` (YYYY-MM-DD) and `$now` (ISO date-time)
- * stand for the transition's time. The message is interpolated with `{path}` placeholders read
+ * stand for the transition's time, and `$before.<path>` for the record's value before it (a return
+ * naming no new deposit: `{"deposit_id": "$before.deposit_id"}`). The message is interpolated with `{path}` placeholders read
  * from the record (`{serial_number}`, `{nextInspectionDate}`).
  */
 export interface RefuseRule {

@@ -181,10 +181,11 @@ export async function ibcRun(h: Harness, headers: Record<string, string>, p: str
       case 'any': {
         const wf = registry.workflows.ibc;
         const t = at(wf.transitions, s.transition);
-        // A ship names where to and a return where it comes back to: the definitions do not require
-        // them yet, and without them an IBC would be in transit to nowhere or "returned" at the
-        // customer's (a gap reported with issue 16), so the random step does not try those two bare.
-        const fields = t.id === 'return' ? { deposit_id: at(w.own, s.ibc) } : t.id === 'ship' ? { inTransitTo: at(w.customers, s.ibc).deposit } : {};
+        // Every other step sends no input: the definitions must refuse what it leaves out (a ship
+        // naming nowhere, a return or reception naming no deposit). Half the returns and ships name
+        // where, so those transitions are also taken, not only refused.
+        const named = s.ibc % 2 === 0;
+        const fields = !named ? {} : t.id === 'return' ? { deposit_id: at(w.own, s.ibc) } : t.id === 'ship' ? { inTransitTo: at(w.customers, s.ibc).deposit } : {};
         await send('POST', `${ops('ibc')}/${at(w.ibcs, s.ibc).id}/transitions/${t.id}`, { comment: 'random', fields });
         break;
       }

@@ -277,4 +277,11 @@ describe('bad input changes nothing', () => {
     const atCustomer = await ok('POST', '/api/v3/operations/ibc_batch_preparation', batchPreparation('BP-ATCUST', [line('IBC-5', 10)]), 201);
     await unchanged(async () => refused(await call('POST', `/api/v3/operations/ibc_batch_preparation/${atCustomer.id}/transitions/confirm`, {}), 409, 'RECORD_NOT_AVAILABLE', 'IBC-5', 'At customer', 'Campo Verde'));
   });
+
+  it('an IBC taken back or shipped without naming where to: refused, so it never stays at a customer\'s deposit as ours', async () => {
+    // IBC-5 is at the customer (the test above put it there).
+    await unchanged(async () => refused(await call('POST', `/api/v3/operations/ibc/${ibc['IBC-5']}/transitions/return`, { fields: {} }), 409, 'TRANSITION_REFUSED', 'IBC-5'));
+    await h.store.patch(IBC_ENTITY, ibc['IBC-2'], { status: 'prepared' });
+    await unchanged(async () => refused(await call('POST', `/api/v3/operations/ibc/${ibc['IBC-2']}/transitions/ship`, { fields: {} }), 400, 'TRANSITION_FIELD_REQUIRED'));
+  });
 });
