@@ -55,6 +55,10 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
       if (f && f.ref !== DEPOSIT_ENTITY) add(file, pointer, `field "${path}" must be a reference to ${DEPOSIT_ENTITY}`);
     };
     def.depositFields.forEach((d, i) => depositField(`/depositFields/${i}`, d));
+    if (def.ownerField !== undefined) {
+      const f = need('/ownerField', def.ownerField);
+      if (f && f.ref !== 'company') add(file, '/ownerField', `field "${def.ownerField}" must be a reference to company`);
+    }
 
     const states = new Set<string>();
     def.states.forEach((s, i) => {

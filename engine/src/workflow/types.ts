@@ -229,6 +229,12 @@ export interface WorkflowDefinition {
   lines?: LinesDef;
   /** The record fields naming deposits (company_division ids): lists are narrowed to the selected warehouse by them. */
   depositFields: string[];
+  /**
+   * The record field naming the company that owns it (a reference to company): a record owned by
+   * a company with a deposit in the selected warehouse group is in that group's lists wherever it
+   * is, so a fleet owner's staff see their IBCs at customers.
+   */
+  ownerField?: string;
   /** The date field lists filter on and sort by default. */
   dateField: string;
   /** Whether records are declared to the authority (the Senasa Sync column). */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocalText, Registry } from '../../../engine/src/index';
 import type { Doc, Store } from '../store/types';
-import { dayOf, IBC_ENTITY, refreshAdrDates } from './dates';
+import { dayOf, IBC_ENTITY, IBC_WORKFLOW, refreshAdrDates } from './dates';
 import { ibcSettings } from './settings';
 
 type Kind = 'inspection' | 'endOfLife';
@@ -62,7 +62,7 @@ export async function raiseIbcAlerts(store: Store, reg: Registry, now: Date): Pr
         const text = TEXT[kind];
         return {
           id: alertId(kind, ibc.id, date), title: filled(text.title, serial, date), description: filled(text.description, serial, date),
-          severity: date < dayOf(now) ? 'error' : 'warning', operation: { workflow: 'ibc', id: ibc.id, transition: '' },
+          severity: date < dayOf(now) ? 'error' : 'warning', operation: { workflow: IBC_WORKFLOW, id: ibc.id, transition: '' },
           ...(typeof ibc.deposit_id === 'string' ? { deposit: ibc.deposit_id } : {}),
           timestamp: now.toISOString(), read: false, createdAt: now.toISOString(), createdBy: 'system', state: 1,
         } as unknown as Doc;

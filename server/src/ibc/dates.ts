@@ -3,6 +3,8 @@ import type { IbcSettings } from './settings';
 
 /** The master entity of IBCs and the material types whose service life ADR 4.1.1.15 limits. */
 export const IBC_ENTITY = 'ibc_container';
+/** The workflow of an IBC's life cycle (schemas/workflows/ibc.json). */
+export const IBC_WORKFLOW = 'ibc';
 const LIMITED_LIFE = new Set(['rigid_plastic', 'composite']);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;

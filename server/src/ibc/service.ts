@@ -5,7 +5,7 @@ import { buildListQuery } from '../masterdata/query';
 import { MasterDataService } from '../masterdata/service';
 import type { Filter, Store } from '../store/types';
 import { ENGINE, OperationService } from '../workflows/service';
-import { addMonths, dayOf, IBC_ENTITY } from './dates';
+import { addMonths, dayOf, IBC_ENTITY, IBC_WORKFLOW } from './dates';
 import { IBC_EVENT } from './summary';
 
 type Rec = Record<string, unknown>;
@@ -68,13 +68,13 @@ export class IbcService {
     return { data, total, page, pageSize };
   }
 
-  /** The IBCs, narrowed like the operations lists by the selected warehouse group (on deposit_id). */
+  /** The IBCs, narrowed like the operations lists by the selected warehouse group (at its deposits, or owned by their companies). */
   async list(q: IbcListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
     const def = this.md.entity(IBC_ENTITY);
     const base = buildListQuery(this.reg, def, { q: q.q, page: q.page, pageSize: q.pageSize ?? DEFAULT_PAGE_SIZE, sort: q.sort });
     const and = ibcFilters(q, dayOf(this.clock()));
-    const warehouse = await this.ops.warehouse(p);
-    if (warehouse) and.push({ deposit_id: { $in: [...warehouse.divisions] } });
+    const narrowed = this.ops.warehouseFilter(this.ops.workflow(IBC_WORKFLOW), await this.ops.warehouse(p));
+    if (narrowed) and.push(narrowed);
     const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
     const [data, total] = await Promise.all([
       this.store.find(IBC_ENTITY, { filter, search: base.search, sort: base.sort, skip: base.skip, limit: base.limit }),

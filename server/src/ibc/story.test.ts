@@ -5,6 +5,7 @@
  * life-cycle log, the EPCIS events and the holdings and fleet measures. Then the ADR refusals
  * and the bad input of the issue, each leaving every collection it touches as it was.
  */
+import { WAREHOUSE_HEADER } from '../plugins/access';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { addMonths, dayOf, IBC_ENTITY } from './dates';
@@ -166,6 +167,24 @@ describe('an IBC cycle: prepare → ship → receive → return request → retu
   });
 
   let request: string;
+  it("the owner's warehouse group still lists and opens its IBCs at the customer; another group sees none of them", async () => {
+    const owner = String((await h.store.get('company_division', plant))!.company_id);
+    for (const s of ['IBC-1', 'IBC-2', 'IBC-3']) await h.store.patch(IBC_ENTITY, ibc[s], { company_id: owner });
+    const other = (await h.store.insert('company', companyBody('Lejos SA'))).id;
+    const far = (await h.store.insert('company_division', { division_name: 'Far deposit', division_type: 'deposit', senasa_id_type: 'x', erp_id: 'far', company_id: other, country: 'AR', state: 1 })).id;
+    const member = async (name: string, warehouses: string[]) => {
+      const g = await h.store.insert('group', { name, access: [], warehouses, state: 1 });
+      return { ...(await h.userWith(['ibcTraceability', 'IBC Inventory'], { groups: [g.id] })).headers, [WAREHOUSE_HEADER]: name };
+    };
+    const ownerStaff = await member('Owner plant', [plant]);
+    const farStaff = await member('Far', [far]);
+    const listed = await ok('GET', `/api/v3/ibc?customer=${customer}`, undefined, 200, ownerStaff);
+    expect(listed.data.map((r: Body) => r.serial_number).sort()).toEqual(['IBC-1', 'IBC-2', 'IBC-3']);
+    expect((await ok('GET', `/api/v3/operations/ibc/${ibc['IBC-1']}`, undefined, 200, ownerStaff)).record.status).toBe('at_customer');
+    expect((await ok('GET', `/api/v3/ibc?customer=${customer}`, undefined, 200, farStaff)).total).toBe(0);
+    expect((await call('GET', `/api/v3/operations/ibc/${ibc['IBC-1']}`, undefined, farStaff)).status).toBe(404);
+  });
+
   it('a return request asks them back: return requested, still held', async () => {
     const rr = await ok('POST', '/api/v3/operations/return_request', {
       requestNumber: 'RR-0001', requestDate: TODAY, customer, deposit: custDep, returnTo: plant, returnState: 'empty',

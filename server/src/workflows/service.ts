@@ -46,6 +46,8 @@ export interface OperationListQuery {
 export interface Warehouse {
   name: string;
   divisions: ReadonlySet<string>;
+  /** The companies those divisions belong to: records they own are in the group wherever they are (`ownerField`). */
+  companies: ReadonlySet<string>;
 }
 
 /** What the engine throws (WorkflowError): an error code of the catalogue with its params. */
@@ -99,7 +101,21 @@ export class OperationService {
     const member = this.superadmin(p) || p.groups.some((g) => g.name === name);
     const [group] = member ? await this.store.find('group', { filter: { name, state: { $ne: 3 } }, limit: 1 }) : [];
     if (!group) throw new ApiError('WAREHOUSE_NOT_YOURS', { warehouse: name.slice(0, 100) });
-    return { name, divisions: new Set(strings(group.warehouses)) };
+    const divisions = new Set(strings(group.warehouses));
+    const owners = divisions.size ? await this.store.find('company_division', { filter: { id: { $in: [...divisions] } }, projection: { company_id: 1 } }) : [];
+    return { name, divisions, companies: new Set(strings(owners.map((d) => d.company_id))) };
+  }
+
+  /**
+   * What keeps a workflow's records in the selected warehouse group: one of `fields` names one of
+   * its deposits, or the record's owner (`ownerField`) is one of their companies. Undefined: no
+   * narrowing (no group selected, or a workflow naming no deposit, like return requests).
+   */
+  warehouseFilter(wf: WorkflowDef, warehouse: Warehouse | null, fields: readonly string[] = wf.depositFields): Filter | undefined {
+    if (!warehouse || fields.length === 0) return undefined;
+    const ors: Filter[] = fields.map((f) => ({ [f]: { $in: [...warehouse.divisions] } }));
+    if (wf.ownerField) ors.push({ [wf.ownerField]: { $in: [...warehouse.companies] } });
+    return ors.length === 1 ? ors[0] : { $or: ors };
   }
 
   private depositFieldsOf(wf: WorkflowDef, field: string | undefined): readonly string[] {
@@ -110,7 +126,9 @@ export class OperationService {
 
   /** A workflow naming no deposit (return requests) is not narrowed by the selected warehouse. */
   private inWarehouse(wf: WorkflowDef, record: Rec, warehouse: Warehouse | null): boolean {
-    return !warehouse || wf.depositFields.length === 0 || wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
+    if (!warehouse || wf.depositFields.length === 0) return true;
+    if (wf.ownerField && warehouse.companies.has(String(getPath(record, wf.ownerField) ?? ''))) return true;
+    return wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
   }
 
   async list(name: string, query: OperationListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
@@ -129,7 +147,8 @@ export class OperationService {
     }
     if (query.to) and.push({ [wf.dateField]: { $lte: endOf(query.to) } });
     if (query.deposit && fields.length) anyOf([...fields].map((f) => ({ [f]: query.deposit })));
-    if (warehouse && fields.length) anyOf([...fields].map((f) => ({ [f]: { $in: [...warehouse.divisions] } })));
+    const narrowed = this.warehouseFilter(wf, warehouse, fields);
+    if (narrowed) and.push(narrowed);
     if (query.sync === 'pending') anyOf([{ 'sync.status': '' }, { 'sync.status': { $exists: false } }]);
     else if (query.sync) and.push({ 'sync.status': query.sync });
     const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
