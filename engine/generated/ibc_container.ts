@@ -131,6 +131,10 @@ export interface IbcContainer {
    */
   returnState?: ('empty' | 'full') & string;
   /**
+   * Returned on
+   */
+  returnedAt?: string;
+  /**
    * QC date
    */
   qcDate?: string;

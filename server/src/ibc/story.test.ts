@@ -216,7 +216,8 @@ describe('an IBC cycle: prepare → ship → receive → return request → retu
     for (const s of ['IBC-1', 'IBC-2', 'IBC-3']) expect((await take('ibc', ibc[s], 'startQC')).record.status).toBe('in_qc');
     expect((await measures()).byStatus).toMatchObject({ in_qc: 3, returned: 0 });
     const q = (await take('ibc', ibc['IBC-1'], 'quarantine', { qcDate: TODAY, qcResult: 'valve leaking', performedBy: 'QC team' })).record;
-    expect(q).toMatchObject({ status: 'quarantine', qcStatus: 'quarantine', qcResult: 'valve leaking' });
+    expect(q).toMatchObject({ status: 'quarantine', qcStatus: 'quarantine', qcResult: 'valve leaking', qcLeadTime: 0 });
+    expect(q.returnedAt.slice(0, 10)).toBe(TODAY);
     const passed = (await take('ibc', ibc['IBC-2'], 'passQC', { qcDate: TODAY, qcResult: 'ok', performedBy: 'QC team', inspection: true })).record;
     expect(passed).toMatchObject({ status: 'in_stock_empty', qcStatus: 'passed', lastInspectionDate: TODAY, nextInspectionDate: addMonths(TODAY, 30) });
     expect(passed.topSeal ?? null).toBeNull();
