@@ -16,7 +16,7 @@ const NOT_LOOKED_UP = new Set(['record', 'by']);
 
 /**
  * An IBC's event log (`ibc_event` rows, newest first): each transition's label, from → to,
- * when and by whom, and the deposit and customer it left the IBC with; fetched again when
+ * when and by whom, the deposit it left the IBC at and its last customer; fetched again when
  * `version` changes (after a transition).
  */
 export function EventsTimeline({ id, version, history }: { id: string; version: number; history: readonly HistoryEntry[] }) {
