@@ -237,8 +237,8 @@ describe('ADR dates refuse a fill', () => {
     const r = await ok('POST', '/api/v3/masterdata/ibc_container', { serial_number: serial, material_type: 'rigid_plastic', deposit_id: plant, state: 1, ...fields }, 201);
     return r as Body;
   };
-  const tryFill = async (serial: string) => {
-    const draft = await ok('POST', '/api/v3/operations/ibc_batch_preparation', batchPreparation(`BP-${serial}`, [line(serial, 10)]), 201);
+  const tryFill = async (serial: string, attempt = 1) => {
+    const draft = await ok('POST', '/api/v3/operations/ibc_batch_preparation', batchPreparation(`BP-${serial}-${attempt}`, [line(serial, 10)]), 201);
     return { draft: draft.id as string, result: () => call('POST', `/api/v3/operations/ibc_batch_preparation/${draft.id}/transitions/confirm`, {}) };
   };
   beforeAll(async () => {
@@ -252,6 +252,16 @@ describe('ADR dates refuse a fill', () => {
     const { result } = await tryFill('IBC-OLD');
     await unchanged(async () => refused(await result(), 409, 'TRANSITION_REFUSED', 'IBC-OLD', old.nextInspectionDate, 'inspect'));
     expect((await measures()).pastInspection).toBe(1);
+  });
+
+  it('once inspected in stock (a QC recording the inspection), the same IBC fills', async () => {
+    const { draft, result } = await tryFill('IBC-OLD', 2);
+    expect((await take('ibc', (await ibcs('IBC-OLD'))[0].id, 'startQC')).record.status).toBe('in_qc');
+    const inspected = (await take('ibc', (await ibcs('IBC-OLD'))[0].id, 'passQC', { qcDate: TODAY, qcResult: 'hydraulic test passed', inspection: true })).record;
+    expect(inspected).toMatchObject({ status: 'in_stock_empty', lastInspectionDate: TODAY, nextInspectionDate: addMonths(TODAY, 30) });
+    expect((await result()).status).toBe(200);
+    expect((await ok('GET', `/api/v3/operations/ibc_batch_preparation/${draft}`)).record.ibcStatus).toBe('Prepared');
+    expect((await ibcs('IBC-OLD'))[0]).toMatchObject({ status: 'prepared', numberOfUses: 1 });
   });
 
   it('past its end of life: 409 naming the IBC and the date; nothing written', async () => {
