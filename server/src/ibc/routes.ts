@@ -26,7 +26,7 @@ export async function ibcRoutes(app: FastifyInstance, opts: { registry: Registry
   const tags = ['IBC'];
 
   app.get('/api/v3/ibc/lookup', { config: { access: readIbc }, schema: { tags, summary: 'An IBC by serial number or NFC tag', querystring: lookupQuery, response: lookupAnswer } }, async (request) =>
-    service.lookup(request.query as { serial?: string; nfc?: string }));
+    service.lookup(request.query as { serial?: string; nfc?: string }, request.principal!));
   app.get('/api/v3/ibc/holdings', { config: { access: inventory }, schema: { tags, summary: 'IBCs taken, returned and to return per customer, and the mean days held', querystring: holdingsQuery, response: holdingsAnswer } }, async (request) =>
     ({ data: await measures.holdings(request.query as HoldingsQuery) }));
   app.get('/api/v3/ibc/measures', { config: { access: inventory }, schema: { tags, summary: 'Fleet measures: status counts, cycle time, dwell, turns, fill counts, losses, ADR dates', response: measuresAnswer } }, async () =>
@@ -35,7 +35,7 @@ export async function ibcRoutes(app: FastifyInstance, opts: { registry: Registry
     service.list(request.query as IbcListQuery, request.principal!));
   app.get('/api/v3/ibc/:id/events', { config: { access: readIbc }, schema: { tags, summary: 'An IBC\'s life-cycle log, newest first', params: idParam, querystring: eventsQuery, response: eventsAnswer } }, async (request) => {
     const q = request.query as { page?: number; pageSize?: number };
-    return service.events((request.params as { id: string }).id, q.page, q.pageSize);
+    return service.events((request.params as { id: string }).id, request.principal!, q.page, q.pageSize);
   });
 
   // A bench measuring the routes runs the pass itself, not beside its measurements.

@@ -48,18 +48,27 @@ export class IbcService {
     this.ops = new OperationService(reg, store, ENGINE, clock);
   }
 
-  /** By serial number or NFC tag, exactly one of them; presented as the master-data GET does. */
-  async lookup(q: { serial?: string; nfc?: string }): Promise<Rec> {
+  /** Whether the user sees this IBC with the warehouse group selected: the IBC workflow's own narrowing (deposit or owner). */
+  private async visible(doc: Rec, p: AuthPrincipal): Promise<boolean> {
+    return this.ops.inWarehouse(this.ops.workflow(IBC_WORKFLOW), doc, await this.ops.warehouse(p));
+  }
+
+  /**
+   * By serial number or NFC tag, exactly one of them; presented as the master-data GET does. An
+   * IBC the selected warehouse group does not see answers as an unknown one.
+   */
+  async lookup(q: { serial?: string; nfc?: string }, p: AuthPrincipal): Promise<Rec> {
     if ((q.serial === undefined) === (q.nfc === undefined)) throw new ApiError('INVALID_REQUEST', { detail: 'give exactly one of serial and nfc' });
     const [field, value, label] = q.serial !== undefined ? ['serial_number', q.serial, 'serial number'] : ['nfcTagNumber', q.nfc!, 'NFC tag'];
     const [doc] = await this.store.find(IBC_ENTITY, { filter: { [field]: value }, limit: 1 });
-    if (!doc) throw new ApiError('VALUE_NOT_FOUND', { entity: 'IBC', label, value: value.slice(0, 100) });
+    if (!doc || !(await this.visible(doc, p))) throw new ApiError('VALUE_NOT_FOUND', { entity: 'IBC', label, value: value.slice(0, 100) });
     return this.md.present(this.md.entity(IBC_ENTITY), doc);
   }
 
-  /** The IBC's life-cycle rows, newest first; 404 for an IBC that does not exist. */
-  async events(id: string, page = 1, pageSize = DEFAULT_PAGE_SIZE): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
-    if (!(await this.store.get(IBC_ENTITY, id))) throw new ApiError('RECORD_NOT_FOUND', { entity: IBC_ENTITY, id: id.slice(0, 100) });
+  /** The IBC's life-cycle rows, newest first; 404 for an IBC that does not exist or the selected group does not see. */
+  async events(id: string, p: AuthPrincipal, page = 1, pageSize = DEFAULT_PAGE_SIZE): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+    const ibc = await this.store.get(IBC_ENTITY, id);
+    if (!ibc || !(await this.visible(ibc, p))) throw new ApiError('RECORD_NOT_FOUND', { entity: IBC_ENTITY, id: id.slice(0, 100) });
     const filter = { record: id };
     const [data, total] = await Promise.all([
       this.store.find(IBC_EVENT, { filter, sort: { at: -1, id: -1 }, skip: (page - 1) * pageSize, limit: pageSize }),

@@ -167,7 +167,7 @@ describe('an IBC cycle: prepare → ship → receive → return request → retu
   });
 
   let request: string;
-  it("the owner's warehouse group still lists and opens its IBCs at the customer; another group sees none of them", async () => {
+  it("the owner's warehouse group still lists, opens, looks up and reads the log of its IBCs at the customer; another group none of them", async () => {
     const owner = String((await h.store.get('company_division', plant))!.company_id);
     for (const s of ['IBC-1', 'IBC-2', 'IBC-3']) await h.store.patch(IBC_ENTITY, ibc[s], { company_id: owner });
     const other = (await h.store.insert('company', companyBody('Lejos SA'))).id;
@@ -183,6 +183,11 @@ describe('an IBC cycle: prepare → ship → receive → return request → retu
     expect((await ok('GET', `/api/v3/operations/ibc/${ibc['IBC-1']}`, undefined, 200, ownerStaff)).record.status).toBe('at_customer');
     expect((await ok('GET', `/api/v3/ibc?customer=${customer}`, undefined, 200, farStaff)).total).toBe(0);
     expect((await call('GET', `/api/v3/operations/ibc/${ibc['IBC-1']}`, undefined, farStaff)).status).toBe(404);
+    // The look-up and the IBC's log answer the same: seen by the owner's group, unknown to another.
+    expect((await ok('GET', '/api/v3/ibc/lookup?serial=IBC-1', undefined, 200, ownerStaff)).status).toBe('at_customer');
+    expect((await ok('GET', `/api/v3/ibc/${ibc['IBC-1']}/events`, undefined, 200, ownerStaff)).total).toBeGreaterThan(0);
+    await refused(await call('GET', '/api/v3/ibc/lookup?serial=IBC-1', undefined, farStaff), 404, 'VALUE_NOT_FOUND', 'IBC-1');
+    await refused(await call('GET', `/api/v3/ibc/${ibc['IBC-1']}/events`, undefined, farStaff), 404, 'RECORD_NOT_FOUND');
   });
 
   it('a return request asks them back: return requested, still held', async () => {

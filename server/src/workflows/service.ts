@@ -125,7 +125,7 @@ export class OperationService {
   }
 
   /** A workflow naming no deposit (return requests) is not narrowed by the selected warehouse. */
-  private inWarehouse(wf: WorkflowDef, record: Rec, warehouse: Warehouse | null): boolean {
+  inWarehouse(wf: WorkflowDef, record: Rec, warehouse: Warehouse | null): boolean {
     if (!warehouse || wf.depositFields.length === 0) return true;
     if (wf.ownerField && warehouse.companies.has(String(getPath(record, wf.ownerField) ?? ''))) return true;
     return wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
