@@ -274,6 +274,8 @@ describe('the IBC story', () => {
       await screenshot(reader.page, `ibc-11-inventory-${lang}`);
       await openRow(fr, FAILED);
       await expectState(fr, ibc, 'quarantine', lang);
+      // References read by their names (looked up after the record arrives), never as raw ids.
+      await expect.poll(() => fr.locator('[data-field=company_id] dd').innerText(), { timeout: 10_000 }).toBe(IBC_DATA.filler);
       await screenshot(reader.page, `ibc-12-page-${lang}`);
       expect(reader.errors).toEqual([]);
     } finally {
