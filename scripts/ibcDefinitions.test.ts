@@ -33,7 +33,7 @@ describe('the shipped IBC and bulk definitions', () => {
       requestReturn: ['at_customer', 'return_requested', 'Return Requests', 'saveReturnRequest,returnRequests'],
       cancelReturnRequest: ['return_requested', 'at_customer', 'Return Requests', 'deleteReturnRequest'],
       return: ['at_customer,return_requested', 'returned', 'IBC Returns', 'fetchReturns,acceptContainer'],
-      startQC: ['returned', 'in_qc', 'Perform QC', 'completeQC'],
+      startQC: ['returned,in_stock_empty', 'in_qc', 'Perform QC', 'completeQC'],
       passQC: ['in_qc,quarantine', 'in_stock_empty', 'Perform QC', 'completeQC'],
       quarantine: ['in_qc', 'quarantine', 'Perform QC', 'completeQC'],
       block: ['in_qc,quarantine', 'blocked', 'Perform QC', 'completeQC'],
