@@ -1,7 +1,6 @@
 import { requireDefinitions } from '../../definitions/read';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { addMonths, adrDates } from '../../server/src/ibc/dates';
-import { ibcSettings } from '../../server/src/ibc/settings';
 import { stamp, withSeedStore } from './seed';
 import { IBC_GROUPS, IBC_USERS, PASSWORD } from './users';
 
@@ -29,7 +28,7 @@ export const monthsAgo = (months: number) => addMonths(new Date().toISOString().
  * (an import confirmed through the API), as any stock is.
  */
 export async function seedIbc(appRoot: string, dataDir: string): Promise<void> {
-  const settings = ibcSettings(requireDefinitions(appRoot));
+  const settings = requireDefinitions(appRoot).deployment.settings.ibc;
   await withSeedStore(appRoot, dataDir, async (store) => {
     const hash = await hashPassword(PASSWORD);
     const country = await store.insert('country', { country_name: 'Argentina', senasa_country_id: '32', sap_country_id: 'AR', sap_country_description: 'Argentina', state: 1, ...stamp() });

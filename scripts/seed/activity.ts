@@ -5,13 +5,12 @@
  * synthesis, production declarations, deliveries to distributors and customers with some
  * rejections, scrapping, self-consumption, exports, bulk declarations and fractionation.
  */
-import type { Registry } from '../../engine/src/index';
+import type { IbcSettings, Registry } from '../../engine/src/index';
 import type { AuthPrincipal } from '../../server/src/auth/principal';
 import type { Store, StoredDoc } from '../../server/src/store/types';
 import { ENGINE, OperationService } from '../../server/src/workflows/service';
 import { rng } from './random';
 import { raiseIbcAlerts } from '../../server/src/ibc/alerts';
-import { ibcSettings, type IbcSettings } from '../../server/src/ibc/settings';
 import { IbcPlayer, type IbcReference } from './ibcActivity';
 import { addDays, day, DAY_MS, round, Stock, type Player } from './player';
 
@@ -338,5 +337,5 @@ export async function seedActivity(reg: Registry, store: Store, days: number, en
   if ((await store.count('product_import', {})) > 0 || (await store.count('delivery', {})) > 0) return null;
   const [actor] = await store.find('user', { filter: { access: reg.access.superadmin, state: 1 }, sort: { createdAt: 1 }, limit: 1 });
   if (!actor) return null;
-  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days, end, settings: ibcSettings(reg) });
+  return playActivity(store, servicePort(reg, store, { id: actor.id, email: String(actor.email) }), { days, end, settings: reg.deployment.settings.ibc });
 }

@@ -10,7 +10,7 @@
  */
 import type { StoredDoc } from '../../server/src/store/types';
 import { adrDates } from '../../server/src/ibc/dates';
-import type { IbcSettings } from '../../server/src/ibc/settings';
+import type { IbcSettings } from '../../engine/src/index';
 import { addDays, day, round, type Player } from './player';
 
 type Rec = Record<string, unknown>;

@@ -3,7 +3,6 @@ import type { Store } from '../../server/src/store/types';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { newId } from '../../server/src/store/ids';
 import { refreshAdrDates } from '../../server/src/ibc/dates';
-import { ibcSettings } from '../../server/src/ibc/settings';
 import { generateDemo, type DemoData } from './generate';
 
 export const DEMO_PASSWORD = 'Demo-user-2026';
@@ -89,7 +88,7 @@ export async function seedDemo(reg: Registry, store: Store, scale = 1, asOf?: Da
   const identity = await demoIdentity(reg, data);
   const records = await insertAll(store, data);
   const extra = await insertAll(store, identity.data);
-  await refreshAdrDates(store, ibcSettings(reg));
+  await refreshAdrDates(store, reg.deployment.settings.ibc);
   return { seeded: true, records: records + extra, users: identity.users };
 }
 

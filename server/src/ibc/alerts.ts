@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LocalText, Registry } from '../../../engine/src/index';
 import type { Doc, Store } from '../store/types';
 import { dayOf, IBC_ENTITY, IBC_WORKFLOW, refreshAdrDates } from './dates';
-import { ibcSettings } from './settings';
 
 type Kind = 'inspection' | 'endOfLife';
 const FIELD: Record<Kind, string> = { inspection: 'nextInspectionDate', endOfLife: 'endOfLife' };
@@ -44,7 +43,7 @@ const PAGE = 5_000;
  * or a QC since the last pass is the one alerted. Returns how many alerts were new.
  */
 export async function raiseIbcAlerts(store: Store, reg: Registry, now: Date): Promise<number> {
-  const settings = ibcSettings(reg);
+  const settings = reg.deployment.settings.ibc;
   await refreshAdrDates(store, settings);
   const horizon = dayOf(now, settings.alertDaysBefore);
   let raised = 0;

@@ -1,5 +1,5 @@
 import { isStoreError, type Doc, type JsonValue, type Store } from '../store/types';
-import type { IbcSettings } from './settings';
+import type { IbcSettings } from '../../../engine/src/index';
 
 /** The master entity of IBCs and the material types whose service life ADR 4.1.1.15 limits. */
 export const IBC_ENTITY = 'ibc_container';

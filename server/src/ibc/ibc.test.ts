@@ -6,7 +6,6 @@ import { newId } from '../store/ids';
 import { addMonths, adrDates, dayOf, IBC_ENTITY } from './dates';
 import { alertId, raiseIbcAlerts } from './alerts';
 import { IbcMeasures } from './measures';
-import { ibcSettings } from './settings';
 import { EventSummaries, IBC_EVENT } from './summary';
 
 const DAY = 86_400_000;
@@ -197,9 +196,5 @@ describe('IBC routes', () => {
     const doc = (await h.app.inject({ url: '/api/openapi.json' })).json();
     for (const p of ['/api/v3/ibc/lookup', '/api/v3/ibc/holdings', '/api/v3/ibc/measures', '/api/v3/ibc', '/api/v3/ibc/{id}/events']) expect(doc.paths[p]?.get, p).toBeDefined();
     expect(doc.paths['/api/v3/bulk/verify-truck']?.post).toBeDefined();
-  });
-
-  it('settings default to the contract values', () => {
-    expect(ibcSettings(h.registry)).toEqual(SETTINGS);
   });
 });

@@ -13,7 +13,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { adrDates, dayOf, IBC_ENTITY } from './dates';
-import { ibcSettings } from './settings';
 import { IBC_EVENT } from './summary';
 import { ibcRun, type IbcStep, ibcStep, type RunWorld } from './invariantsPlay';
 
@@ -52,7 +51,7 @@ async function checkInvariants(w: RunWorld): Promise<void> {
 
   // Never filled past its dates as they stood that day: from its registration, or from the QC inspection before the fill.
   for (const r of rows) seen.set(String(r.transition), (seen.get(String(r.transition)) ?? 0) + 1);
-  const settings = ibcSettings(h.registry);
+  const settings = h.registry.deployment.settings.ibc;
   for (const fill of rows.filter((r) => r.transition === 'fill')) {
     const ibc = w.ibcs.find((i) => i.id === fill.record)!;
     const inspected = w.inspections.filter((x) => x.record === fill.record && x.row < String(fill.id)).at(-1);

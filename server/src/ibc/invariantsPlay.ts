@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import type { Harness } from '../testing/harness';
 import { dayOf, IBC_ENTITY, refreshAdrDates } from './dates';
-import { ibcSettings } from './settings';
 import { IBC_EVENT } from './summary';
 
 type Rec = Record<string, unknown>;
@@ -114,7 +113,7 @@ export async function ibcRun(h: Harness, headers: Record<string, string>, p: str
   }
   for (const deposit of [0, 0, 1, 1]) await register({ kind: 'register', madeDaysAgo: 100, inspectedAfter: null, material: 0, deposit });
   // The server's ADR pass (at start and every 6 hours) dates IBCs registered before a write path did.
-  const adrPass = () => refreshAdrDates(store, ibcSettings(registry));
+  const adrPass = () => refreshAdrDates(store, registry.deployment.settings.ibc);
   await adrPass();
 
   /** One ibc transition on one IBC, with what it takes (a QC's date, a disposal's comment, a deposit). */

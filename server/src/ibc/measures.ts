@@ -1,7 +1,6 @@
 import type { Registry } from '../../../engine/src/index';
 import type { Filter, Store } from '../store/types';
 import { dayOf, IBC_ENTITY } from './dates';
-import { ibcSettings } from './settings';
 import type { EventSummaries, EventSummary } from './summary';
 
 const DAY = 86_400_000;
@@ -93,7 +92,7 @@ export class IbcMeasures {
   async fleet(): Promise<FleetMeasures> {
     const now = this.clock();
     const today = dayOf(now);
-    const settings = ibcSettings(this.reg);
+    const settings = this.reg.deployment.settings.ibc;
     const states = this.reg.workflows.ibc?.states.map((st) => st.id) ?? IBC_STATES;
     const [s, byStatusList, fleetSize, fillCountDistribution, lost, everShipped, dueForInspection, pastInspection, pastEndOfLife] = await Promise.all([
       this.summaries.current(),

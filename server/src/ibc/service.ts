@@ -1,7 +1,6 @@
 import { DEFAULT_PAGE_SIZE, type Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
-import { buildListQuery } from '../masterdata/query';
 import { MasterDataService } from '../masterdata/service';
 import type { Filter, Store } from '../store/types';
 import { ENGINE, OperationService } from '../workflows/service';
@@ -29,7 +28,6 @@ export interface IbcListQuery {
  */
 export function ibcFilters(q: IbcListQuery, today: string): Filter[] {
   const and: Filter[] = [];
-  if (q.state) and.push({ status: { $in: q.state.split(',') } });
   if (q.customer) and.push({ customer: q.customer });
   if (q.usesMin !== undefined) and.push({ numberOfUses: { $gte: q.usesMin } });
   if (q.usesMax !== undefined) and.push({ numberOfUses: { $lte: q.usesMax } });
@@ -77,18 +75,8 @@ export class IbcService {
     return { data, total, page, pageSize };
   }
 
-  /** The IBCs, narrowed like the operations lists by the selected warehouse group (at its deposits, or owned by their companies). */
-  async list(q: IbcListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
-    const def = this.md.entity(IBC_ENTITY);
-    const base = buildListQuery(this.reg, def, { q: q.q, page: q.page, pageSize: q.pageSize ?? DEFAULT_PAGE_SIZE, sort: q.sort });
-    const and = ibcFilters(q, dayOf(this.clock()));
-    const narrowed = this.ops.warehouseFilter(this.ops.workflow(IBC_WORKFLOW), await this.ops.warehouse(p));
-    if (narrowed) and.push(narrowed);
-    const filter = and.length === 0 ? {} : and.length === 1 ? and[0] : { $and: and };
-    const [data, total] = await Promise.all([
-      this.store.find(IBC_ENTITY, { filter, search: base.search, sort: base.sort, skip: base.skip, limit: base.limit }),
-      this.store.count(IBC_ENTITY, filter, { search: base.search }),
-    ]);
-    return { data: data.map((d) => this.md.present(def, d)), total, page: base.page, pageSize: base.pageSize };
+  /** The IBCs: the ibc workflow's generic list (state, search, paging, warehouse narrowing) with the fleet's own filters. */
+  list(q: IbcListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+    return this.ops.list(IBC_WORKFLOW, { state: q.state, q: q.q, page: q.page, pageSize: q.pageSize, sort: q.sort }, p, ibcFilters(q, dayOf(this.clock())));
   }
 }

@@ -131,14 +131,15 @@ export class OperationService {
     return wf.depositFields.some((f) => warehouse.divisions.has(String(getPath(record, f) ?? '')));
   }
 
-  async list(name: string, query: OperationListQuery, p: AuthPrincipal): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
+  /** `extra`: conditions a capability adds to the generic ones (the IBC fleet's customer, fill count and age). */
+  async list(name: string, query: OperationListQuery, p: AuthPrincipal, extra: readonly Filter[] = []): Promise<{ data: Rec[]; total: number; page: number; pageSize: number }> {
     const wf = this.workflow(name);
     const def = this.md.entity(wf.entity);
     const warehouse = await this.warehouse(p);
     const fields = this.depositFieldsOf(wf, query.depositField);
     const sort = query.sort ?? (sortablePaths(this.reg, def).has(wf.dateField) ? `-${wf.dateField}` : undefined);
     const base = buildListQuery(this.reg, def, { q: query.q, page: query.page, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE, sort });
-    const and: Filter[] = [];
+    const and: Filter[] = [...extra];
     const anyOf = (ors: Filter[]) => and.push(ors.length === 1 ? ors[0] : { $or: ors });
     if (query.state) and.push({ [wf.stateField]: { $in: query.state.split(',') } });
     if (query.from) {
