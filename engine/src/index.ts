@@ -27,4 +27,4 @@ export * from './workflow/derive';
 export * from './workflow/events';
 export * from './workflow/cbv';
 export * from './workflow/access';
-export { lineValue, linesOf } from './workflow/values';
+export { lineValue, linesOf, valuesAt } from './workflow/values';

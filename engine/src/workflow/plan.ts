@@ -9,7 +9,7 @@ import { compiledQuery, transitionQuery } from './query';
 import type {
   EffectDef, HistoryEntry, LinesDef, TransitionDef, TransitionPlan, TransitionRecordsEffect, ValueRef, WorkflowDefinition,
 } from './types';
-import { isBlank, lineValue, linesOf, recordPath, resolveRef, setPath, type RefScope } from './values';
+import { isBlank, lineValue, linesOf, recordPath, resolveRef, setPath, valuesAt, type RefScope } from './values';
 
 type Rec = Record<string, unknown>;
 
@@ -74,13 +74,6 @@ export function availableTransitions(
       const allowed = t.input!.length > 0 || guardPasses(t, record);
       return { ...t, allowed, ...(allowed || !t.guardMessage ? {} : { reason: t.guardMessage }) };
     });
-}
-
-/** Every value at a dotted path, walking through lists (`productData.batchId` → one per line). */
-function valuesAt(value: unknown, parts: string[]): unknown[] {
-  if (parts.length === 0) return [value];
-  if (Array.isArray(value)) return value.flatMap((v) => valuesAt(v, parts));
-  return valuesAt(isRecord(value) ? value[parts[0]] : undefined, parts.slice(1));
 }
 
 /** Copies the input's values at `parts` into `target`; lists are merged element by element, never grown. */
@@ -182,7 +175,7 @@ function plan(
   }
 
   for (const path of t.requires!) {
-    const values = valuesAt(next, path.split('.'));
+    const values = valuesAt(next, path).map((v) => v.value);
     if (values.length === 0 || values.some(isBlank)) throw required(path);
   }
   if (!guardPasses(t, next)) {

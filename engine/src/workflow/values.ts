@@ -62,3 +62,20 @@ export function setPath(value: Rec, path: string, v: unknown): Rec {
 export function isBlank(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 }
+
+/**
+ * Every value at a dotted path with the concrete path it is at, lists walked
+ * (`productData.batchId` → `productData.0.batchId`, `productData.1.batchId`); none where the path
+ * leads through something that is not an object.
+ */
+export function valuesAt(value: unknown, path: string): { path: string; value: unknown }[] {
+  const walk = (v: unknown, parts: string[], at: string): { path: string; value: unknown }[] => {
+    if (parts.length === 0) return [{ path: at, value: v }];
+    if (Array.isArray(v)) return v.flatMap((x, i) => walk(x, parts, `${at}.${i}`));
+    if (!isRecord(v)) return [];
+    const [head, ...rest] = parts;
+    return walk(v[head], rest, at ? `${at}.${head}` : head);
+  };
+  return walk(value, path.split('.'), '');
+}
+
