@@ -142,6 +142,14 @@ export interface FeatureDef {
   navigation?: NavigationDef[];
   /** A framed feature drawn by the guest app from a workflow (issue 15): its list, form and detail. */
   operation?: OperationFeatureDef;
+  /** A framed feature drawn by the guest app from report definitions (issue 17). */
+  report?: ReportFeatureDef;
+}
+
+/** catalogue: the reports a user may run, by category; print: one report print-ready (key and filters in the address); single: the report `key` alone. */
+export interface ReportFeatureDef {
+  view: 'catalogue' | 'print' | 'single';
+  key?: string;
 }
 
 /**
@@ -259,25 +267,95 @@ export interface DeploymentDef {
   settings: DeploymentSettings;
 }
 
+/** A report's column (SPEC 3.5): what a cell shows, on the screen and in the CSV alike. */
 export interface ReportColumnDef {
   id: string;
   label: LocalText;
-  type: string;
-  field?: string;
+  /**
+   * text (a localized text object shows in the user's language), number, date_text (YYYY-MM-DD),
+   * age (whole years since the date), array (the `subField` of every element, joined by "; "),
+   * object (its `subField`), status (the state's label in the `workflow`), conditional_action (the
+   * value as a link opening the record `action` names, when its `when` matches the row).
+   */
+  type: 'text' | 'number' | 'date_text' | 'age' | 'array' | 'object' | 'status' | 'conditional_action';
+  /** Dotted path in the row; sanitised: defaults to the column id. */
+  field: string;
   subField?: string;
   sap?: boolean;
+  /** status: the workflow whose state labels show; sanitised: defaults to the report's `statusOf`. */
+  workflow?: string;
+  /** conditional_action: the record the link opens (an operation of `workflow`, or an IBC of the `ibc` workflow). */
+  action?: { workflow: string; idField: string; when?: Record<string, unknown> };
+  /** Whether the screen may sort on it; sanitised: true unless the column is an array or object. */
+  sortable: boolean;
 }
 
+/**
+ * A declared filter. `on: "source"` (default): `field` is a path of the source entity, applied
+ * in the pipeline's leading $match (indexes serve it); `on: "row"`: a path of the report's rows,
+ * applied after the pipeline. Values come as query parameters named by `id` (`<id>.from`,
+ * `<id>.to` for date_range; `<id>.min`, `<id>.max` for number_range; a comma-separated list
+ * for select and status).
+ */
+export interface ReportFilterDef {
+  id: string;
+  label: LocalText;
+  type: 'text' | 'select' | 'status' | 'reference' | 'date_range' | 'number_range' | 'boolean';
+  field: string;
+  on: 'source' | 'row';
+  options?: OptionDef[];
+  /** reference: the entity picked (its id matched). */
+  ref?: string;
+  /** status: the workflow whose states are the options; sanitised: the report's `statusOf`. */
+  workflow?: string;
+}
+
+/** A report file as written (reports/<key>.json); the registry holds it sanitised (ReportDef). */
+export interface ReportDefinition {
+  key: string;
+  label: LocalText;
+  description?: LocalText;
+  category: 'product' | 'ibc' | 'bulk' | 'other';
+  access?: string;
+  source: { entity: string; query: string; responseField: string };
+  pipeline?: Record<string, unknown>[];
+  depositFields?: string[];
+  ownerField?: string;
+  statusOf?: string;
+  filters?: (Omit<ReportFilterDef, 'on'> & { on?: 'source' | 'row' })[];
+  dedupeBy?: string[];
+  sort?: Record<string, 1 | -1>;
+  limit?: number;
+  columns: (Omit<ReportColumnDef, 'field' | 'sortable'> & { field?: string; sortable?: boolean })[];
+  export: { fileName: string; format: 'csv' };
+}
+
+/**
+ * A report as the registry holds it: `{host}` in the key and file name replaced by the
+ * deployment's name, defaults applied once (access "Reports", pipeline [], depositFields and
+ * ownerField from the source entity's workflow, statusOf = that workflow, sort = the first
+ * date column descending).
+ */
 export interface ReportDef {
   key: string;
   label: LocalText;
+  description?: LocalText;
   category: 'product' | 'ibc' | 'bulk' | 'other';
-  access?: string;
-  source: { entity: string; query?: string; responseField?: string };
-  pipeline?: Record<string, unknown>[];
-  filters?: { id: string; label: LocalText; type: string; field: string; options?: OptionDef[] }[];
+  access: string;
+  source: { entity: string; query: string; responseField: string };
+  pipeline: Record<string, unknown>[];
+  /** Source fields naming deposits: rows are narrowed to the selected warehouse group on them. [] = not narrowed. */
+  depositFields: string[];
+  /** Source field naming the owning company: a row it owns is in the group wherever it is. */
+  ownerField?: string;
+  /** The workflow whose state labels status columns and filters use. */
+  statusOf?: string;
+  filters: ReportFilterDef[];
+  /** Rows with equal values at these row paths are one row (the first in source order). */
   dedupeBy?: string[];
-  sort?: Record<string, 1 | -1>;
+  /** Default sort, row paths (column fields). */
+  sort: Record<string, 1 | -1>;
+  /** At most this many rows (a top ten). */
   limit?: number;
   columns: ReportColumnDef[];
   export: { fileName: string; format: 'csv' };

@@ -290,6 +290,22 @@ export class MongoStore implements Store {
     return (await this.col(coll).aggregate(pipelineToMongo(pipeline), this.opts).toArray()) as Doc[];
   }
 
+  async *aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncGenerator<Doc[]> {
+    validatePipeline(pipeline);
+    const size = options?.batchSize ?? 1000;
+    const cursor = this.col(coll).aggregate(pipelineToMongo(pipeline), { ...this.opts, batchSize: size, allowDiskUse: true });
+    try {
+      let batch: Doc[] = [];
+      for await (const doc of cursor) {
+        batch.push(doc as Doc);
+        if (batch.length >= size) { yield batch; batch = []; }
+      }
+      if (batch.length) yield batch;
+    } finally {
+      await cursor.close();
+    }
+  }
+
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (!this.capabilities.transactions) {
       throw new StoreError('UNSUPPORTED', 'transactions need a MongoDB replica set or mongos');

@@ -25,6 +25,7 @@ export class SqliteTxView implements Store {
   delete(coll: string, id: string) { return this.go(() => this.s.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.go(() => this.s.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.go(() => this.s.aggregateSync(coll, pipeline)); }
+  aggregateCursor(): AsyncIterable<never> { throw new StoreError('UNSUPPORTED', 'aggregateCursor is not available inside a transaction'); }
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.go(() => this.s.savepoint(this, fn)).then((p) => p);
   }

@@ -417,6 +417,12 @@ export class SqliteStore implements Store {
   delete(coll: string, id: string) { return this.group.add(() => this.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.run(() => this.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.run(() => this.aggregateSync(coll, pipeline)); }
+  async *aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncGenerator<Doc[]> {
+    // A first version: the whole result at once, handed out in batches (the store issue's cursor streams it).
+    const all = await this.aggregate(coll, pipeline);
+    const size = options?.batchSize ?? 1000;
+    for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+  }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     while (this.txDone) await this.txDone;

@@ -100,6 +100,15 @@ export interface Store {
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]): Promise<UpsertResult>;
   aggregate(coll: string, pipeline: Pipeline): Promise<Doc[]>;
   /**
+   * The pipeline's results a batch at a time (at most `batchSize`, default 1,000), read from the
+   * database as they are consumed, so memory stays flat whatever the size (a report's CSV export).
+   * The embedded store holds its connection between batches until the iteration ends or is
+   * returned: use it on a store of one's own (the export worker's read-only store), never on the
+   * server's main store. Both stores run a leading $match, then $sort, $skip, $limit, in the
+   * database when they come first.
+   */
+  aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncIterable<Doc[]>;
+  /**
    * Runs fn with a store bound to one transaction: committed when fn resolves, rolled back when
    * it throws. Throws StoreError UNSUPPORTED when capabilities.transactions is false.
    * Inside fn use `tx` only: on the embedded store every other call waits for the transaction
