@@ -28,3 +28,7 @@ export * from './workflow/events';
 export * from './workflow/cbv';
 export * from './workflow/access';
 export { lineValue, linesOf, valuesAt } from './workflow/values';
+export * from './reports/query';
+export * from './reports/plan';
+export * from './reports/cells';
+export { REPORT_COLLECTIONS } from './reports/collections';

@@ -2,9 +2,10 @@ import { distance } from 'fastest-levenshtein';
 import { bundleTexts, ERRORS } from '../errors';
 import type { CustomMenuEntry, FieldDef } from '../types';
 import type { Parsed } from './load';
-import type { Problem } from './problems';
+import { escapePointer, type Problem } from './problems';
 import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
+import { checkReportFeatures, checkReports } from './reportrefs';
 import { checkWorkflows, workflowOperations } from './workflowrefs';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
@@ -154,10 +155,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
   });
   if (dep.def.settings.customMenu) walkMenu(dep.def.settings.customMenu, '/settings/customMenu');
 
-  for (const [, { file, def }] of p.reports) {
-    if (!entityNames.has(def.source.entity)) add(file, '/source/entity', `entity "${def.source.entity}" does not exist`);
-    checkAccess(file, '/access', def.access);
-  }
+  checkReportFeatures(p, checkReports(p, add, checkAccess), add);
   checkWorkflows(p, add, checkAccess);
 
   const en = p.i18n.get('en')!;
@@ -214,9 +212,6 @@ function placeholders(text: string): string {
   return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(',');
 }
 
-function escapePointer(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** "did you mean" for a misspelt name: the closest known name within two edits. */
 function suggest(name: string, known: Iterable<string>): string {

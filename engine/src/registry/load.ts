@@ -1,12 +1,12 @@
 import type {
-  AccessDef, DeploymentDef, EntityDefinition, ExtensionDef, FeatureCatalogue, I18nBundle, ReportDef, WorkflowDef,
+  AccessDef, DeploymentDef, EntityDefinition, ExtensionDef, FeatureCatalogue, I18nBundle, ReportDefinition, WorkflowDef,
 } from '../types';
 import type { Lang } from '../text';
 import { describeMetaErrors, metaValidator, type DefinitionKind } from './meta';
 import type { Problem } from './problems';
 import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
-import { sanitiseAccess, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseWorkflow } from './sanitise';
+import { sanitiseAccess, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseReport, sanitiseWorkflow } from './sanitise';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -49,7 +49,7 @@ export interface Parsed {
   entities: Map<string, { file: string; def: EntityDefinition }>;
   extensions: Map<string, { file: string; def: ExtensionDef }>;
   workflows: Map<string, { file: string; def: WorkflowDef }>;
-  reports: Map<string, { file: string; def: ReportDef }>;
+  reports: Map<string, { file: string; def: ReportDefinition }>;
   i18n: Map<string, { file: string; def: I18nBundle }>;
   features?: { file: string; def: FeatureCatalogue };
   access?: { file: string; def: AccessDef };
@@ -85,7 +85,7 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
       case 'entity': keyed(value as EntityDefinition, parsed.entities as never, 'name'); break;
       case 'extension': keyed(value as ExtensionDef, parsed.extensions as never, 'name'); break;
       case 'workflow': keyed(value as WorkflowDef, parsed.workflows as never, 'name'); break;
-      case 'report': keyed(value as ReportDef, parsed.reports as never, 'key'); break;
+      case 'report': keyed(value as ReportDefinition, parsed.reports as never, 'key'); break;
       case 'i18n': parsed.i18n.set(name, { file: src.path, def: value as I18nBundle }); break;
       case 'features': parsed.features = { file: src.path, def: value as FeatureCatalogue }; break;
       case 'access': parsed.access = { file: src.path, def: value as AccessDef }; break;
@@ -105,11 +105,14 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
 
   const values = <T, U = T>(m: Map<string, { def: T }>, sanitise: (def: T) => U = (d) => d as unknown as U) =>
     Object.fromEntries([...m].map(([k, v]) => [k, sanitise(v.def)]));
+  const workflows = [...parsed.workflows.values()].map((w) => w.def);
+  const host = parsed.deployment!.def.name;
   const registry: Registry = deepFreeze({
     entities: values(parsed.entities, sanitiseEntity),
     extensions: values(parsed.extensions, sanitiseExtension),
     workflows: values(parsed.workflows, sanitiseWorkflow),
-    reports: values(parsed.reports),
+    // Keyed by the key a request names: {host} replaced (the file keeps it).
+    reports: Object.fromEntries([...parsed.reports.values()].map(({ def }) => sanitiseReport(def, workflows, host)).map((r) => [r.key, r])),
     i18n: values(parsed.i18n) as Partial<Record<Lang, I18nBundle>>,
     features: sanitiseFeatures(parsed.features!.def),
     access: sanitiseAccess(parsed.access!.def),

@@ -5,6 +5,11 @@ export interface Problem {
   message: string;
 }
 
+/** A name as one JSON pointer segment (RFC 6901). */
+export function escapePointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 export function formatProblem(p: Problem): string {
   return `${p.file}:${p.pointer || '/'}: ${p.message}`;
 }

@@ -1,4 +1,4 @@
-import type { AccessDef, EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef } from '../types';
+import type { AccessDef, EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef, ReportDef, ReportDefinition } from '../types';
 import { defaultWidget } from '../fields/types';
 import type { EffectDef, LinesDef, WorkflowDefinition } from '../workflow/types';
 
@@ -93,4 +93,49 @@ export function sanitiseAccess(def: AccessDef): AccessDef {
 /** A feature drawn from a workflow offers the new-record form unless it says otherwise (a work tray). */
 export function sanitiseFeatures(def: FeatureCatalogue): FeatureCatalogue {
   return { ...def, features: def.features.map((f) => (f.operation ? { ...f, operation: { ...f.operation, create: f.operation.create ?? true } } : f)) };
+}
+
+/** The access key of a report that names none (SPEC 6: the Reports module). */
+export const DEFAULT_REPORT_ACCESS = 'Reports';
+
+/** `{host}` in a report's key and file name stands for the deployment (ibc_inventory_outside_{host}). */
+export function withHost(name: string, host: string): string {
+  return name.replaceAll('{host}', host);
+}
+
+/**
+ * A report with its defaults applied once: `{host}` replaced by the deployment's name, access
+ * Reports, no pipeline stages, deposits, owner and status labels from the workflow of the
+ * source entity, filters on the source, a column's field its id and sortable unless it is a
+ * list or an object, status columns and filters labelled by `statusOf`, and a default sort on
+ * the first date column, newest first (else the first column).
+ */
+export function sanitiseReport(def: ReportDefinition, workflows: readonly WorkflowDefinition[], host: string): ReportDef {
+  const wf = workflows.find((w) => w.entity === def.source.entity);
+  const statusOf = def.statusOf ?? wf?.name;
+  const columns = def.columns.map((c) => ({
+    ...c,
+    field: c.field ?? c.id,
+    sortable: c.sortable ?? (c.type !== 'array' && c.type !== 'object'),
+    ...(c.type === 'status' && statusOf !== undefined ? { workflow: c.workflow ?? statusOf } : {}),
+  }));
+  const dated = columns.find((c) => c.type === 'date_text');
+  const ownerField = def.ownerField ?? wf?.ownerField;
+  return {
+    ...def,
+    key: withHost(def.key, host),
+    access: def.access ?? DEFAULT_REPORT_ACCESS,
+    pipeline: def.pipeline ?? [],
+    depositFields: def.depositFields ?? wf?.depositFields ?? [],
+    ...(ownerField !== undefined ? { ownerField } : {}),
+    ...(statusOf !== undefined ? { statusOf } : {}),
+    filters: (def.filters ?? []).map((f) => ({
+      ...f,
+      on: f.on ?? 'source',
+      ...(f.type === 'status' && statusOf !== undefined ? { workflow: f.workflow ?? statusOf } : {}),
+    })),
+    columns,
+    sort: def.sort ?? (dated ? { [dated.field]: -1 } : { [columns[0].field]: 1 }),
+    export: { ...def.export, fileName: withHost(def.export.fileName, host) },
+  };
 }

@@ -1,0 +1,151 @@
+import { escapePointer } from '../registry/problems';
+import { isRecord } from '../validate/values';
+import { exprNode, nodeAt, OPEN_NODE, setPath, type Problems, type Shape, type ShapeNode } from './shape';
+
+type Stage = Record<string, unknown>;
+
+/**
+ * What a pipeline does to the documents of its source: the shape of its rows, which source
+ * paths it rewrites, and how many rows a source document makes. The planner moves a sort, a
+ * skip and a limit ahead of the pipeline only where this says the answer stays the same.
+ */
+export interface Flow {
+  shape: Shape;
+  /** Paths a stage wrote, removed or replaced: a row's value there may differ from the source's. */
+  touched: string[];
+  /** The root was replaced ($group, $replaceRoot, $count, $facet): no row path is a source path any more. */
+  replaced: boolean;
+  /** one: every source document is exactly one row; atMostOne: some are dropped ($match); many: $unwind may multiply. */
+  rows: 'one' | 'atMostOne' | 'many';
+  /** The pipeline orders or cuts rows itself ($sort, $skip, $limit): an earlier sort would change what it keeps. */
+  orders: boolean;
+}
+
+/** Where the collections a `$lookup` names come from: undefined for an unknown collection. */
+export type CollectionShapes = (name: string) => Shape | undefined;
+
+const LESS = { one: 0, atMostOne: 1, many: 2 } as const;
+const worse = (a: Flow['rows'], b: Flow['rows']): Flow['rows'] => (LESS[a] >= LESS[b] ? a : b);
+
+/** A path given as `"$path"` in a stage, without its `$`. */
+function fieldRef(v: unknown): string | undefined {
+  return typeof v === 'string' && v.startsWith('$') && !v.startsWith('$$') ? v.slice(1) : undefined;
+}
+
+const isExclusion = (v: unknown) => v === 0 || v === false;
+const isInclusion = (v: unknown) => v === 1 || v === true;
+
+/**
+ * Walks `stages` from `source`, reporting against `pointer` (`/pipeline`) the paths they read
+ * that no earlier stage has, and `$lookup`s of unknown collections.
+ */
+export function pipelineFlow(stages: readonly Stage[], source: Shape, collections: CollectionShapes, problem: Problems = () => {}, pointer = '/pipeline'): Flow {
+  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false };
+  const need = (at: string, path: string): ShapeNode | undefined => {
+    const node = nodeAt(flow.shape, path);
+    if (!node) problem(at, `field "${path}" does not exist at this stage`);
+    return node;
+  };
+  stages.forEach((stage, i) => {
+    const [op] = Object.keys(stage);
+    const arg = stage[op];
+    const at = `${pointer}/${i}/${escapePointer(op)}`;
+    const touch = (path: string, node: ShapeNode | undefined) => {
+      flow.touched.push(path);
+      flow.shape = setPath(flow.shape, path, node);
+    };
+    switch (op) {
+      case '$match': flow.rows = worse(flow.rows, 'atMostOne'); break;
+      case '$sort': flow.orders = true; break;
+      case '$skip': case '$limit': flow.orders = true; flow.rows = worse(flow.rows, 'atMostOne'); break;
+      case '$addFields': case '$set':
+        if (isRecord(arg)) for (const [k, v] of Object.entries(arg)) touch(k, exprNode(v, flow.shape, `${at}/${escapePointer(k)}`, problem));
+        break;
+      case '$unset':
+        for (const k of Array.isArray(arg) ? arg : [arg]) if (typeof k === 'string') touch(k, undefined);
+        break;
+      case '$project': {
+        if (!isRecord(arg)) break;
+        const entries = Object.entries(arg).filter(([k]) => k !== '_id');
+        if (entries.length > 0 && entries.every(([, v]) => isExclusion(v))) {
+          for (const [k] of entries) touch(k, undefined);
+          break;
+        }
+        const before = flow.shape;
+        let next: Shape = {};
+        for (const [k, v] of Object.entries(arg)) {
+          if (isExclusion(v)) continue;
+          const node = isInclusion(v) ? need(`${at}/${escapePointer(k)}`, k) : exprNode(v, before, `${at}/${escapePointer(k)}`, problem);
+          if (!isInclusion(v)) flow.touched.push(k);
+          next = setPath(next, k, node ?? OPEN_NODE);
+        }
+        // Everything not kept is gone: a sort on it after this stage sorts on nothing.
+        if (before !== 'open') for (const k of Object.keys(before)) if (!(k in arg) && !Object.keys(arg).some((p) => p.startsWith(`${k}.`))) flow.touched.push(k);
+        flow.shape = next;
+        break;
+      }
+      case '$lookup': {
+        if (!isRecord(arg)) break;
+        const from = typeof arg.from === 'string' ? collections(arg.from) : undefined;
+        if (!from) problem(`${at}/from`, `collection "${String(arg.from)}" is neither an entity nor a collection reports read`);
+        if (typeof arg.localField === 'string') need(`${at}/localField`, arg.localField);
+        let joined: Shape = from ?? 'open';
+        if (Array.isArray(arg.pipeline)) joined = pipelineFlow(arg.pipeline as Stage[], joined, collections, problem, `${at}/pipeline`).shape;
+        if (typeof arg.as === 'string') touch(arg.as, { many: true, of: joined });
+        break;
+      }
+      case '$unwind': {
+        const spec = isRecord(arg) ? arg : { path: arg };
+        const path = fieldRef(spec.path);
+        if (!path) break;
+        const node = need(isRecord(arg) ? `${at}/path` : at, path);
+        flow.rows = 'many';
+        if (typeof spec.includeArrayIndex === 'string') touch(spec.includeArrayIndex, { many: false, of: 'scalar' });
+        touch(path, node ? { ...node, many: false } : OPEN_NODE);
+        break;
+      }
+      case '$group': {
+        if (!isRecord(arg)) break;
+        const before = flow.shape;
+        const out: Record<string, ShapeNode> = {};
+        for (const [k, v] of Object.entries(arg)) {
+          const kat = `${at}/${escapePointer(k)}`;
+          if (k === '_id') { out._id = exprNode(v, before, kat, problem); continue; }
+          const [acc] = isRecord(v) ? Object.keys(v) : [];
+          const operand = isRecord(v) ? v[acc] : undefined;
+          const node = () => exprNode(operand, before, `${kat}/${escapePointer(acc)}`, problem);
+          if (acc === '$first' || acc === '$last') out[k] = node();
+          else if (acc === '$push' || acc === '$addToSet') out[k] = { many: true, of: node().of };
+          else { if (acc === '$min' || acc === '$max' || acc === '$sum' || acc === '$avg') node(); out[k] = { many: false, of: 'scalar' }; }
+        }
+        Object.assign(flow, { shape: out, replaced: true, rows: 'many' as const });
+        break;
+      }
+      case '$replaceRoot': {
+        const root = isRecord(arg) ? exprNode(arg.newRoot, flow.shape, `${at}/newRoot`, problem) : OPEN_NODE;
+        // A root computed by an operator has no knowable fields: the rows' paths go unchecked then.
+        Object.assign(flow, { shape: root.of === 'scalar' ? 'open' : root.of, replaced: true });
+        break;
+      }
+      case '$count':
+        Object.assign(flow, { shape: { [String(arg)]: { many: false, of: 'scalar' } }, replaced: true, rows: 'many' as const });
+        break;
+      case '$facet': {
+        const out: Record<string, ShapeNode> = {};
+        if (isRecord(arg)) for (const [k, sub] of Object.entries(arg)) {
+          out[k] = { many: true, of: pipelineFlow(Array.isArray(sub) ? (sub as Stage[]) : [], flow.shape, collections, problem, `${at}/${escapePointer(k)}`).shape };
+        }
+        Object.assign(flow, { shape: out, replaced: true, rows: 'many' as const });
+        break;
+      }
+      default: break;
+    }
+  });
+  return flow;
+}
+
+/** Whether the row value at `path` is the source document's value at `path`, untouched by the pipeline. */
+export function keepsSourcePath(flow: Flow, path: string): boolean {
+  if (flow.replaced) return false;
+  return !flow.touched.some((t) => t === path || path.startsWith(`${t}.`) || t.startsWith(`${path}.`));
+}

@@ -1,0 +1,131 @@
+import { enabledExtensions, type Registry } from '../registry/registry';
+import type { ReportDef, ReportFilterDef } from '../types';
+import { collectionShape, type EntityParts } from './collections';
+import { keepsSourcePath, pipelineFlow, type Flow } from './flow';
+import type { FilterValue, ReportQuery } from './query';
+import { hasPath, type Shape } from './shape';
+
+type Filter = Record<string, unknown>;
+type Stage = Record<string, unknown>;
+
+/**
+ * The pipelines a report request runs, all on `collection`. `rows` is one page and fetches one
+ * row more than the page size, so the caller knows whether another page follows (and drops it).
+ * `all` is every row, for the export (a top ten keeps its limit). `count` is a plain filter
+ * (store.count) when each source record is one row, else a pipeline whose one document is
+ * `{ n }` (none when there are no rows).
+ */
+export interface ReportPlan {
+  collection: string;
+  rows: Stage[];
+  all: Stage[];
+  count: { filter: Filter } | { pipeline: Stage[] };
+}
+
+/** The source collection's shape and what the report's pipeline does to it, worked out once per report. */
+interface Analysis { source: Shape; flow: Flow }
+const analyses = new WeakMap<ReportDef, Analysis>();
+
+export function registryEntity(reg: Registry): (name: string) => EntityParts | undefined {
+  return (name) => {
+    const e = reg.entities[name];
+    return e ? { fields: e.fields, extensions: enabledExtensions(reg, name), sync: e.sync } : undefined;
+  };
+}
+
+function analyse(reg: Registry, def: ReportDef): Analysis {
+  let a = analyses.get(def);
+  if (!a) {
+    const shapeOf = (name: string) => collectionShape(name, registryEntity(reg));
+    // The registry checked the source exists; an open shape keeps the planner conservative regardless.
+    const source = shapeOf(def.source.entity) ?? 'open';
+    analyses.set(def, (a = { source, flow: pipelineFlow(def.pipeline, source, shapeOf) }));
+  }
+  return a;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A declared filter's condition on its field, for a value parseReportQuery checked. */
+function condition(f: ReportFilterDef, v: FilterValue): Filter {
+  switch (f.type) {
+    case 'text': return { [f.field]: { $regex: escapeRegExp(String(v)), $options: 'i' } };
+    case 'select': case 'status': return { [f.field]: { $in: v } };
+    case 'date_range': {
+      const { from, to } = v as { from?: string; to?: string };
+      // `to` is a whole day: a date-time field's values that day are in, as a date field's are.
+      return { [f.field]: { ...(from !== undefined ? { $gte: from } : {}), ...(to !== undefined ? { $lte: `${to}T23:59:59.999Z` } : {}) } };
+    }
+    case 'number_range': {
+      const { min, max } = v as { min?: number; max?: number };
+      return { [f.field]: { ...(min !== undefined ? { $gte: min } : {}), ...(max !== undefined ? { $lte: max } : {}) } };
+    }
+    default: return { [f.field]: v };
+  }
+}
+
+/** Conditions as one filter: merged when they name different fields, else under $and. */
+function allOf(conds: Filter[]): Filter {
+  const keys = conds.flatMap((c) => Object.keys(c));
+  if (new Set(keys).size === keys.length) return Object.assign({}, ...conds) as Filter;
+  return { $and: conds };
+}
+
+/** `skip` then `take` rows within the first `cap` (a top ten), as few stages as the stores push down. */
+function windowStages(skip: number, take: number | undefined, cap: number | undefined): Stage[] {
+  if (cap !== undefined && (take === undefined || skip >= cap)) return [{ $limit: cap }, ...(take === undefined ? [] : [{ $skip: skip }, { $limit: take }])];
+  const limit = take === undefined ? undefined : cap === undefined ? take : Math.min(take, cap - skip);
+  return [...(skip > 0 ? [{ $skip: skip }] : []), ...(limit !== undefined ? [{ $limit: limit }] : [])];
+}
+
+/**
+ * The pipelines of a report request: `$match` (scope and source filters) → the report's
+ * pipeline → `$match` (row filters) → de-duplication → `$sort` (id as the last key) → the
+ * report's limit → the page. For speed, the sort moves right after the first `$match` when its
+ * keys are source paths the pipeline leaves alone (so the store sorts in SQL or on an index),
+ * and the page with it when every source record is exactly one row and nothing filters or
+ * merges rows after: the pipeline then runs on one page of records only.
+ */
+export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?: Filter): ReportPlan {
+  const { source, flow } = analyse(reg, def);
+  const sourceConds: Filter[] = scope && Object.keys(scope).length ? [scope] : [];
+  const rowConds: Filter[] = [];
+  for (const f of def.filters) {
+    const v = q.filters[f.id];
+    if (v !== undefined) (f.on === 'row' ? rowConds : sourceConds).push(condition(f, v));
+  }
+  const where = allOf(sourceConds);
+  const lead: Stage = { $match: where };
+  const rowMatch: Stage[] = rowConds.length ? [{ $match: allOf(rowConds) }] : [];
+
+  const dedupeBy = def.dedupeBy ?? [];
+  const idsUnique = dedupeBy.length === 1 && dedupeBy[0] === 'id' && flow.rows !== 'many' && keepsSourcePath(flow, 'id');
+  const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique ? [] : [
+    { $group: { _id: Object.fromEntries(dedupeBy.map((k, i) => [`k${i}`, `$${k}`])), row: { $first: '$$ROOT' } } },
+    { $replaceRoot: { newRoot: '$row' } },
+  ];
+
+  const sort: Record<string, 1 | -1> = { ...(q.sort ?? def.sort) };
+  if (!('id' in sort) && hasPath(flow.shape, 'id')) sort.id = 1;
+  const sortStage: Stage = { $sort: sort };
+  const sortFirst = !flow.orders && dedupe.length === 0 && Object.keys(sort).every((k) => hasPath(source, k) && keepsSourcePath(flow, k));
+  const pageFirst = sortFirst && flow.rows === 'one' && rowConds.length === 0;
+
+  const skip = (q.page - 1) * q.pageSize;
+  const compose = (window: Stage[]): Stage[] => {
+    if (pageFirst) return [lead, sortStage, ...window, ...def.pipeline];
+    if (sortFirst) return [lead, sortStage, ...def.pipeline, ...rowMatch, ...window];
+    return [lead, ...def.pipeline, ...rowMatch, ...dedupe, sortStage, ...window];
+  };
+  const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
+  return {
+    collection: def.source.entity,
+    rows: compose(windowStages(skip, q.pageSize + 1, def.limit)),
+    all: compose(windowStages(0, undefined, def.limit)),
+    count: plainCount
+      ? { filter: where }
+      : { pipeline: [lead, ...def.pipeline, ...rowMatch, ...dedupe, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
+  };
+}
