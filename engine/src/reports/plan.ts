@@ -86,9 +86,10 @@ function windowStages(skip: number, take: number | undefined, cap: number | unde
  * report's limit → the page. For speed, the sort moves right after the first `$match` when its
  * keys are source paths the pipeline leaves alone (so the store sorts in SQL or on an index),
  * and the page with it when every source record is exactly one row and nothing filters or
- * merges rows after: the pipeline then runs on one page of records only.
+ * merges rows after: the pipeline then runs on one page of records only. `pushdown: false`
+ * keeps the plain order, the reference a moved plan must answer the same as (tests, diagnosis).
  */
-export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?: Filter): ReportPlan {
+export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?: Filter, options: { pushdown?: boolean } = {}): ReportPlan {
   const { source, flow } = analyse(reg, def);
   const sourceConds: Filter[] = scope && Object.keys(scope).length ? [scope] : [];
   const rowConds: Filter[] = [];
@@ -110,7 +111,7 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
   const sort: Record<string, 1 | -1> = { ...(q.sort ?? def.sort) };
   if (!('id' in sort) && hasPath(flow.shape, 'id')) sort.id = 1;
   const sortStage: Stage = { $sort: sort };
-  const sortFirst = !flow.orders && dedupe.length === 0 && Object.keys(sort).every((k) => hasPath(source, k) && keepsSourcePath(flow, k));
+  const sortFirst = options.pushdown !== false && !flow.orders && dedupe.length === 0 && Object.keys(sort).every((k) => hasPath(source, k) && keepsSourcePath(flow, k));
   const pageFirst = sortFirst && flow.rows === 'one' && rowConds.length === 0;
 
   const skip = (q.page - 1) * q.pageSize;

@@ -1,0 +1,157 @@
+import { Aggregator, Query } from 'mingo';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Registry } from '../registry/registry';
+import { reportRegistry } from '../testing/reportFixtures';
+import type { ReportDef } from '../types';
+import { reportPlan, type ReportPlan } from './plan';
+import { parseReportQuery } from './query';
+
+type Doc = Record<string, unknown>;
+
+const DAYS = ['2024-01-05', '2024-01-05T10:00:00.000Z', '2024-02-10', '2024-02-10', '2024-03-01T23:59:59.000Z', '2024-03-02', undefined, '2024-04-20'];
+const STATES = ['Draft', 'In-Progress', 'Accepted', 'Partial Reject', 'Cancelled'];
+
+/** Shipments with ties on the sort keys, missing dates, one to three lines over five batches. */
+function shipments(n: number): Doc[] {
+  return Array.from({ length: n }, (_, i) => {
+    const sendDate = DAYS[(i * 5) % DAYS.length];
+    return {
+      id: `s${String((i * 7) % n).padStart(3, '0')}`,
+      shipmentID: `R-${String(i % 13).padStart(2, '0')}`,
+      ...(sendDate !== undefined ? { sendDate } : {}),
+      status: STATES[i % STATES.length],
+      deposit: `d${i % 3}`,
+      receiverDeposit: `d${(i + 1) % 4}`,
+      urgent: i % 4 === 0,
+      lines: Array.from({ length: 1 + (i % 3) }, (_, j) => ({ material: `m${j}`, batch: `B${(i + j) % 5}`, amount: (i * 3 + j * 11) % 17, uom: j % 2 ? 'l' : 'kg' })),
+    };
+  });
+}
+const DIVISIONS: Doc[] = [0, 1, 2, 3].map((i) => ({ id: `d${i}`, division_name: ['North', 'South', 'East plant', 'West'][i], gln: `0${i}` }));
+const MATERIALS: Doc[] = [0, 1, 2].map((i) => ({ id: `m${i}`, name: `Material ${i}` }));
+const BALANCES: Doc[] = Array.from({ length: 30 }, (_, i) => ({ id: `m${i % 3}|B${i % 7}|d${i % 2}`, material: `m${i % 3}`, batch: `B${i % 7}`, deposit: `d${i % 2}`, quantity: (i * 37) % 23 }));
+
+const collections: Record<string, Doc[]> = { shipment: shipments(60), company_division: DIVISIONS, material: MATERIALS, stock_balance: BALANCES };
+const run = (coll: string, pipeline: Doc[]): Doc[] =>
+  new Aggregator(pipeline, { scriptEnabled: false, collectionResolver: (name: string) => collections[name] ?? [] }).run(structuredClone(collections[coll])) as Doc[];
+
+function countOf(plan: ReportPlan): number {
+  if ('filter' in plan.count) return new Query(plan.count.filter).find(collections[plan.collection]).all().length;
+  const [doc] = run(plan.collection, plan.count.pipeline);
+  return doc ? Number(doc.n) : 0;
+}
+
+let reg: Registry;
+beforeAll(() => { reg = reportRegistry(); });
+
+/** Every page of the pushed-down plan equals the plain plan's, and so do the export and the count. */
+function samePlans(def: ReportDef, query: Record<string, unknown>, scope?: Doc): Doc[] {
+  const q = parseReportQuery(reg, def, query);
+  const plain = reportPlan(reg, def, q, scope, { pushdown: false });
+  const fast = reportPlan(reg, def, q, scope);
+  const all = run(plain.collection, plain.all);
+  expect(run(fast.collection, fast.all)).toEqual(all);
+  for (let page = 1; page <= Math.ceil(all.length / q.pageSize) + 1; page++) {
+    const pq = { ...q, page };
+    const want = all.slice((page - 1) * q.pageSize, page * q.pageSize + 1);
+    expect(run(plain.collection, reportPlan(reg, def, pq, scope, { pushdown: false }).rows)).toEqual(want);
+    expect(run(fast.collection, reportPlan(reg, def, pq, scope).rows)).toEqual(want);
+  }
+  expect(countOf(fast)).toBe(all.length);
+  return all;
+}
+
+describe('reportPlan: the stages in order, and the moves made for speed', () => {
+  it('composes match → pipeline → row filters → de-duplication → sort (id last) → limit → page when nothing may move', () => {
+    const def = reg.reports.stock_test;
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, { page: '2', pageSize: '5' }), { deposit: { $in: ['d1'] } });
+    expect(plan.collection).toBe('stock_balance');
+    expect(plan.rows).toEqual([
+      { $match: { deposit: { $in: ['d1'] } } },
+      ...def.pipeline,
+      { $group: { _id: { k0: '$batch' }, row: { $first: '$$ROOT' } } },
+      { $replaceRoot: { newRoot: '$row' } },
+      { $sort: { quantity: -1, id: 1 } },
+      { $skip: 5 },
+      { $limit: 6 },
+    ]);
+    expect(plan.all.at(-1)).toEqual({ $sort: { quantity: -1, id: 1 } });
+    expect(plan.count).toEqual({ pipeline: [plan.rows[0], ...def.pipeline, plan.rows[4], plan.rows[5], { $count: 'n' }] });
+  });
+
+  it('moves sort and page right after the match when each record is one row and the sort keys are untouched source paths', () => {
+    const def = reg.reports.shipments_report;
+    const q = parseReportQuery(reg, def, { 'sendDate.from': '2024-02-01', status: 'Accepted,Draft', pageSize: '10', page: '3' });
+    const plan = reportPlan(reg, def, q, { deposit: { $in: ['d0', 'd1'] } });
+    expect(plan.rows).toEqual([
+      { $match: { deposit: { $in: ['d0', 'd1'] }, sendDate: { $gte: '2024-02-01' }, status: { $in: ['Accepted', 'Draft'] } } },
+      { $sort: { sendDate: -1, id: 1 } },
+      { $skip: 20 },
+      { $limit: 11 },
+      ...def.pipeline,
+    ]);
+    expect(plan.all).toEqual([plan.rows[0], plan.rows[1], ...def.pipeline]);
+    // dedupeBy ["id"] on one row per record merges nothing: no $group, and a plain count.
+    expect(plan.count).toEqual({ filter: (plan.rows[0] as Doc).$match });
+  });
+
+  it('keeps the page after the pipeline when a row filter or an $unwind changes the row count, the sort still first', () => {
+    const def = reg.reports.shipments_report;
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, { receiver: 'north' }));
+    expect(plan.rows.slice(0, 2)).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }]);
+    expect(plan.rows.slice(2)).toEqual([...def.pipeline, { $match: { 'receiver.division_name': { $regex: 'north', $options: 'i' } } }, { $limit: 21 }]);
+    expect('pipeline' in plan.count).toBe(true);
+    const lines = reg.reports.shipment_lines;
+    const lp = reportPlan(reg, lines, parseReportQuery(reg, lines, {}));
+    expect(lp.rows).toEqual([{ $match: {} }, { $sort: { shipmentID: 1, id: 1 } }, ...lines.pipeline, { $limit: 21 }]);
+  });
+
+  it('sorts after the pipeline on a computed key, a looked-up key, or when the sort names a path the pipeline rewrites', () => {
+    const top = reg.reports.top_batches;
+    expect(reportPlan(reg, top, parseReportQuery(reg, top, {})).rows).toEqual([{ $match: {} }, ...top.pipeline, { $sort: { total: -1, batch: 1 } }, { $limit: 3 }]);
+    const def = reg.reports.shipments_report;
+    const byReceiver = reportPlan(reg, def, { filters: {}, sort: { 'receiver.division_name': 1 }, page: 1, pageSize: 20 });
+    expect(byReceiver.rows.slice(0, 1 + def.pipeline.length)).toEqual([{ $match: {} }, ...def.pipeline]);
+  });
+
+  it('escapes a text filter, makes a date range\'s end a whole day, and keeps a top ten\'s limit within pages', () => {
+    const def = reg.reports.shipments_report;
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, { batch: 'B1.*(', 'sendDate.to': '2024-03-01', 'amount.min': '3', 'amount.max': '9', urgent: 'true', deposit: 'd2' }));
+    expect((plan.rows[0] as Doc).$match).toEqual({
+      sendDate: { $lte: '2024-03-01T23:59:59.999Z' }, deposit: 'd2', 'lines.batch': { $regex: 'B1\\.\\*\\(', $options: 'i' }, 'lines.amount': { $gte: 3, $lte: 9 }, urgent: true,
+    });
+    const top = reg.reports.top_batches;
+    const page = (n: number) => reportPlan(reg, top, { filters: {}, page: n, pageSize: 2 }).rows.slice(-2);
+    expect(page(1)).toEqual([{ $sort: { total: -1, batch: 1 } }, { $limit: 3 }]);
+    expect(page(2)).toEqual([{ $skip: 2 }, { $limit: 1 }]);
+    expect(reportPlan(reg, top, { filters: {}, page: 3, pageSize: 2 }).rows.slice(-3)).toEqual([{ $limit: 3 }, { $skip: 4 }, { $limit: 3 }]);
+  });
+});
+
+describe('reportPlan: the moved plan answers as the plain one (mingo over in-memory records)', () => {
+  it('one row per record: every page, the export and the count, with filters and a scope', () => {
+    const def = reg.reports.shipments_report;
+    expect(samePlans(def, {}).length).toBe(60);
+    expect(samePlans(def, { pageSize: '7' }).map((r) => r.sendDate)).toEqual(
+      [...collections.shipment].map((s) => s.sendDate as string | undefined).sort((a, b) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? 1 : -1)),
+    );
+    expect(samePlans(def, { 'sendDate.from': '2024-02-10', 'sendDate.to': '2024-03-01', pageSize: '4' }).map((r) => r.sendDate)).toEqual(
+      expect.arrayContaining(['2024-03-01T23:59:59.000Z', '2024-02-10']),
+    );
+    samePlans(def, { sort: 'shipmentID,-sendDate', status: 'Accepted,In-Progress', pageSize: '3' }, { deposit: { $in: ['d0', 'd2'] } });
+    samePlans(def, { sort: '-status', batch: 'b2', pageSize: '5' });
+    expect(samePlans(def, { receiver: 'plant', pageSize: '4' }).every((r) => (r.receiver as Doc).division_name === 'East plant')).toBe(true);
+  });
+
+  it('many rows per record ($unwind), row filters, de-duplication and a top ten', () => {
+    const lines = samePlans(reg.reports.shipment_lines, { pageSize: '9' });
+    expect(lines.length).toBe(collections.shipment.filter((s) => s.status !== 'Draft').reduce((n, s) => n + (s.lines as Doc[]).length, 0));
+    samePlans(reg.reports.shipment_lines, { batch: 'B3', sort: '-sendDate,batch', pageSize: '4' });
+    const stock = samePlans(reg.reports.stock_test, { pageSize: '2' });
+    expect(stock.map((r) => r.batch).sort()).toEqual(['B0', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6']);
+    expect(stock[0].materialName).toMatch(/^Material \d$/);
+    const top = samePlans(reg.reports.top_batches, { pageSize: '2' });
+    expect(top).toHaveLength(3);
+    expect(top.map((r) => r.total)).toEqual([...top.map((r) => r.total as number)].sort((a, b) => b - a));
+  });
+});
