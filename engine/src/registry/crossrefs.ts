@@ -155,7 +155,8 @@ export function checkCrossReferences(p: Parsed): Problem[] {
   if (dep.def.settings.customMenu) walkMenu(dep.def.settings.customMenu, '/settings/customMenu');
 
   for (const [, { file, def }] of p.reports) {
-    if (!entityNames.has(def.source.entity)) add(file, '/source/entity', `entity "${def.source.entity}" does not exist`);
+    // The ledger's collections are report sources besides the entities (CONTRACT17 §1).
+    if (!entityNames.has(def.source.entity) && !['stock_balance', 'stock_movement'].includes(def.source.entity)) add(file, '/source/entity', `entity "${def.source.entity}" does not exist`);
     checkAccess(file, '/access', def.access);
   }
   checkWorkflows(p, add, checkAccess);
