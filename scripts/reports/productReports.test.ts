@@ -142,7 +142,7 @@ describe(`product reports on the demo activity (${storeTarget().label})`, () => 
   });
 
   it('raw materials consumed in production leave out consumption statuses Failed and Draft (SPEC 9)', async () => {
-    const lines = (await store.find('product_declaration', {})).flatMap((d) => (d.consumption as Doc[]).map((c) => ({ id: d.id, ...c })));
+    const lines = (await store.find('product_declaration', {})).flatMap((d) => (d.consumption as Doc[]).map((c): Doc => ({ ...c, id: d.id })));
     expect(lines.some((l) => l.consumptionStatus === 'Failed')).toBe(true);
     expect(lines.some((l) => l.consumptionStatus === 'Draft')).toBe(true);
     const got = rows.get('raw_materials_consumed_production')!;
