@@ -12,6 +12,7 @@ import { importRoutes } from './imports';
 import { operationRoutes } from '../workflows/routes';
 import { ibcRoutes } from '../ibc/routes';
 import { bulkRoutes } from '../bulk/routes';
+import { reportRoutes } from '../reports/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -36,6 +37,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => operationRoutes(a, { registry, store }),
     (a) => ibcRoutes(a, { registry, store }),
     (a) => bulkRoutes(a, { registry, store }),
+    (a) => reportRoutes(a, { registry, store, config }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }
