@@ -12,6 +12,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Narrowed by the selected warehouse group (SPEC 6). */
     customerModule?: boolean;
+    /**
+     * A query parameter carrying a mailed link's token (a scheduled report's download): a request
+     * with it needs no sign-in, the handler checks the token; without it the route is as `access` says.
+     */
+    linkToken?: string;
   }
   interface FastifyRequest {
     principal: AuthPrincipal | null;
@@ -48,6 +53,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticato
     const config = request.routeOptions.config ?? {};
     const isNotFound = request.routeOptions.url === undefined;
     if (config.public || isNotFound) return;
+    if (config.linkToken && typeof (request.query as Record<string, unknown> | undefined)?.[config.linkToken] === 'string') return;
     const token = bearer(request);
     const found = token ? await opts.authenticator.resolve(token) : null;
     if (!found) throw new ApiError('UNAUTHENTICATED');

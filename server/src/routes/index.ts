@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Registry } from '../../../engine/src/index';
 import type { Sessions } from '../auth/sessions';
 import type { ServerConfig } from '../config';
@@ -12,6 +13,7 @@ import { importRoutes } from './imports';
 import { operationRoutes } from '../workflows/routes';
 import { ibcRoutes } from '../ibc/routes';
 import { bulkRoutes } from '../bulk/routes';
+import { reportRoutes } from '../reports/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -36,6 +38,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => operationRoutes(a, { registry, store }),
     (a) => ibcRoutes(a, { registry, store }),
     (a) => bulkRoutes(a, { registry, store }),
+    // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
+    fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

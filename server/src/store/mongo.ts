@@ -31,6 +31,7 @@ interface Shared {
   /** Search paths per collection, as the last ensureCollection of this process gave them. */
   search: Map<string, string[]>;
   closed: boolean;
+  uri: string;
 }
 
 export interface MongoStoreOptions {
@@ -61,7 +62,12 @@ export class MongoStore implements Store {
       .catch(() => ({}) as Record<string, unknown>);
     // Transactions need sessions on a replica set member or a mongos.
     const transactions = hello.logicalSessionTimeoutMinutes != null && (hello.setName != null || hello.msg === 'isdbgrid');
-    return new MongoStore({ client, db, keys: new Map(), search: new Map(), closed: false }, { transactions });
+    return new MongoStore({ client, db, keys: new Map(), search: new Map(), closed: false, uri: options.uri }, { transactions });
+  }
+
+  /** Where another process or thread connects to reach the same database (a report export's worker). */
+  connection(): Required<MongoStoreOptions> {
+    return { uri: this.shared.uri, dbName: this.shared.db.databaseName };
   }
 
   private col(name: string): Collection<Raw> {

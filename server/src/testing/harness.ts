@@ -75,13 +75,14 @@ export function testUsers(store: Store, sessions: Sessions, prefix = 'user'): (a
   };
 }
 
-export async function startHarness(options: { registry?: Registry; bodyLimit?: number } = {}): Promise<Harness> {
+/** `env`: settings beside the process's (SMTP_URL, PUBLIC_URL…) for this server only. */
+export async function startHarness(options: { registry?: Registry; bodyLimit?: number; env?: Record<string, string> } = {}): Promise<Harness> {
   const registry = options.registry ?? realRegistry();
   const { store, dir, dispose } = await openTestStore(registry, 'tm-api-');
   const sessions = new Sessions(registry, store);
   const app = await buildApp({
     registry, store, authenticator: sessions, bodyLimit: options.bodyLimit,
-    plugins: routePlugins({ registry, store, sessions, config: readConfig({ ...process.env, DATA_DIR: dir }) }),
+    plugins: routePlugins({ registry, store, sessions, config: readConfig({ ...process.env, ...options.env, DATA_DIR: dir }) }),
   });
   await app.ready();
   return {

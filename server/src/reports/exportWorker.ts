@@ -1,0 +1,83 @@
+/**
+ * One report export on a worker thread (started by exports.ts): its own store (a read-only
+ * connection holding one snapshot on the embedded store, its own client on MongoDB), the rows
+ * streamed from the store's cursor into CSV lines in a temporary file. The main thread never
+ * sees a row: it gets the total, progress every ~250 ms, and the end.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Registry } from '../../../engine/src/index';
+import { csvLine } from '../masterdata/exportCsv';
+import { MongoStore } from '../store/mongo';
+import { SqliteStore } from '../store/sqlite';
+import type { Filter, Store } from '../store/types';
+import { cellText, reportColumns, reportHeader, reportPlan, type ReportQuery } from './engineShim';
+import { planTotal } from './total';
+
+/** Where the worker finds the server's store. */
+export type StoreTarget = { dataDir: string } | { mongodbUri: string; dbName: string };
+
+export interface ExportWork {
+  registry: Registry;
+  report: string;
+  query: ReportQuery;
+  scope?: Filter;
+  lang: 'en' | 'es' | 'fr';
+  target: StoreTarget;
+  /** The temporary file written; the main thread renames it when done. */
+  file: string;
+}
+
+export type ExportMessage =
+  | { kind: 'total'; total: number }
+  | { kind: 'progress'; rows: number }
+  | { kind: 'done'; rows: number }
+  | { kind: 'error'; message: string };
+
+const PROGRESS_MS = 250;
+const BATCH = 1000;
+
+async function open(target: StoreTarget): Promise<Store> {
+  if ('dataDir' in target) {
+    const store = new SqliteStore({ dataDir: target.dataDir, readOnly: true });
+    store.holdSnapshot();
+    return store;
+  }
+  return MongoStore.connect({ uri: target.mongodbUri, dbName: target.dbName });
+}
+
+async function main(job: ExportWork, post: (m: ExportMessage) => void): Promise<void> {
+  const store = await open(job.target);
+  try {
+    const def = job.registry.reports[job.report];
+    const plan = reportPlan(job.registry, def, job.query, job.scope);
+    post({ kind: 'total', total: await planTotal(store, plan) });
+    const cols = reportColumns(job.registry, def, job.lang);
+    const out = createWriteStream(job.file);
+    const closed = once(out, 'close');
+    out.write(csvLine(reportHeader(cols)));
+    let rows = 0;
+    let last = Date.now();
+    for await (const batch of store.aggregateCursor(plan.collection, plan.all, { batchSize: BATCH })) {
+      let chunk = '';
+      for (const row of batch) chunk += csvLine(cols.map((c) => cellText(c, row)));
+      if (!out.write(chunk)) await once(out, 'drain');
+      rows += batch.length;
+      if (Date.now() - last >= PROGRESS_MS) {
+        last = Date.now();
+        post({ kind: 'progress', rows });
+      }
+    }
+    out.end();
+    await closed;
+    post({ kind: 'done', rows });
+  } finally {
+    await store.close();
+  }
+}
+
+if (parentPort) {
+  const post = (m: ExportMessage) => parentPort!.postMessage(m);
+  main(workerData as ExportWork, post).catch((e: unknown) => post({ kind: 'error', message: e instanceof Error ? e.message : String(e) }));
+}

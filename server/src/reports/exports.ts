@@ -1,0 +1,193 @@
+/**
+ * Report exports as background jobs: a `report_export` document per export, run at most
+ * MAX_RUNNING at once, each on a worker thread (exportWorker.ts) that writes the CSV to a
+ * temporary file renamed when done. Jobs a stopped server left queued or running are failed
+ * ("interrupted") at start and their partial files removed.
+ */
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Lang, Registry } from '../../../engine/src/index';
+import { MongoStore } from '../store/mongo';
+import { SqliteStore } from '../store/sqlite';
+import type { Filter, Store, StoredDoc } from '../store/types';
+import type { ReportQuery } from './engineShim';
+import { filterPairs, filtersOf } from './service';
+import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
+
+export const EXPORT_COLLECTION = 'report_export';
+export const EXPORT_COLLECTION_SPEC = { name: EXPORT_COLLECTION, uniqueKeys: [], indexes: ['userId', 'status', 'createdAt'] };
+
+/** Exports running at once; the others wait their turn. */
+export const MAX_RUNNING = 2;
+/** How often a running job's document is updated (progress is kept in memory in between). */
+const SAVE_MS = 1000;
+
+const WORKER = new URL('./exportWorker.ts', import.meta.url).href;
+// Sources run through tsx and a worker does not inherit its loader (as imports/validationThread.ts).
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(WORKER)}))`;
+/** The thread holds one batch of rows and the file stream's buffer. */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+
+export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface NewExport {
+  userId: string;
+  report: string;
+  fileName: string;
+  /** The filters and sort as given (query-parameter form), shown back to the user. */
+  filters: Record<string, string>;
+  sort?: string;
+  query: ReportQuery;
+  scope?: Filter;
+  lang: Lang;
+  /** A mailed link's token, hashed (scheduled exports), and until when it works. */
+  tokenHash?: string;
+  tokenExpiresAt?: string;
+  scheduleId?: string;
+}
+
+interface Live {
+  rows: number;
+  total: number | null;
+  savedAt: number;
+}
+
+/** Where a worker reaches the same data as the server's store. */
+export function storeTarget(store: Store): StoreTarget {
+  if (store instanceof SqliteStore) return { dataDir: dirname(store.file) };
+  if (store instanceof MongoStore) {
+    const c = store.connection();
+    return { mongodbUri: c.uri, dbName: c.dbName };
+  }
+  throw new Error('report exports need the embedded or the MongoDB store');
+}
+
+export class ExportJobs {
+  private readonly queue: { id: string; work: Omit<ExportWork, 'file' | 'target' | 'registry'> }[] = [];
+  private readonly running = new Map<string, Worker>();
+  private readonly live = new Map<string, Live>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+  private closed = false;
+
+  constructor(
+    private readonly reg: Registry, private readonly store: Store, readonly dir: string,
+    private readonly log: FastifyBaseLogger, private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  fileOf(id: string): string {
+    return join(this.dir, `${id}.csv`);
+  }
+
+  private partOf(id: string): string {
+    return join(this.dir, `${id}.csv.part`);
+  }
+
+  /** Fails the jobs a stopped server left behind and removes their partial files; returns how many. */
+  async recover(): Promise<number> {
+    mkdirSync(this.dir, { recursive: true });
+    const left = await this.store.find(EXPORT_COLLECTION, { filter: { status: { $in: ['queued', 'running'] } } });
+    for (const job of left) {
+      rmSync(this.partOf(job.id), { force: true });
+      rmSync(this.fileOf(job.id), { force: true });
+      await this.store.patch(EXPORT_COLLECTION, job.id, { status: 'failed', error: 'interrupted', finishedAt: this.now().toISOString() });
+    }
+    return left.length;
+  }
+
+  async create(e: NewExport): Promise<StoredDoc> {
+    const doc = await this.store.insert(EXPORT_COLLECTION, {
+      userId: e.userId, report: e.report, fileName: e.fileName, filters: filterPairs(e.filters), ...(e.sort ? { sort: e.sort } : {}), lang: e.lang,
+      status: 'queued', rows: 0, total: null, progress: 0, createdAt: this.now().toISOString(),
+      ...(e.tokenHash ? { tokenHash: e.tokenHash, tokenExpiresAt: e.tokenExpiresAt! } : {}), ...(e.scheduleId ? { scheduleId: e.scheduleId } : {}),
+    });
+    this.queue.push({ id: doc.id, work: { report: e.report, query: e.query, scope: e.scope, lang: e.lang } });
+    this.pump();
+    return doc;
+  }
+
+  /** A job's document with the progress of a running job as it is now (the document lags by up to a second). */
+  async get(id: string): Promise<StoredDoc | null> {
+    const stored = await this.store.get(EXPORT_COLLECTION, id);
+    const doc: StoredDoc | null = stored && ({ ...stored, filters: filtersOf(stored.filters) } as StoredDoc);
+    const live = this.live.get(id);
+    if (!doc || !live || doc.status !== 'running') return doc;
+    return { ...doc, rows: live.rows, total: live.total, progress: progressOf(live) };
+  }
+
+  async listFor(userId: string): Promise<StoredDoc[]> {
+    const docs = await this.store.find(EXPORT_COLLECTION, { filter: { userId }, sort: { createdAt: -1 }, limit: 100, projection: { id: 1 } });
+    return (await Promise.all(docs.map((d) => this.get(d.id)))).filter((d): d is StoredDoc => d !== null);
+  }
+
+  /** Resolves once the job is done or failed. */
+  async finished(id: string): Promise<StoredDoc | null> {
+    // Checked and awaited in the same turn: a job cannot end between the check and the wait.
+    if (this.running.has(id) || this.queue.some((q) => q.id === id)) {
+      await new Promise<void>((resolve) => this.waiting.set(id, [...(this.waiting.get(id) ?? []), resolve]));
+    }
+    return this.store.get(EXPORT_COLLECTION, id);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < MAX_RUNNING && this.queue.length) {
+      const next = this.queue.shift()!;
+      void this.run(next.id, next.work).catch((e: unknown) => this.log.error({ exportId: next.id, reason: String(e) }, 'report export failed'));
+    }
+  }
+
+  private async run(id: string, work: Omit<ExportWork, 'file' | 'target' | 'registry'>): Promise<void> {
+    const part = this.partOf(id);
+    const job: ExportWork = { ...work, registry: this.reg, target: storeTarget(this.store), file: part };
+    const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
+    this.running.set(id, worker);
+    const live: Live = { rows: 0, total: null, savedAt: Date.now() };
+    this.live.set(id, live);
+    await this.store.patch(EXPORT_COLLECTION, id, { status: 'running', startedAt: this.now().toISOString() });
+    const end = await new Promise<ExportMessage & { kind: 'done' | 'error' }>((resolve) => {
+      worker.on('message', (m: ExportMessage) => {
+        if (m.kind === 'done' || m.kind === 'error') return resolve(m);
+        if (m.kind === 'total') live.total = m.total;
+        else live.rows = m.rows;
+        if (Date.now() - live.savedAt >= SAVE_MS) {
+          live.savedAt = Date.now();
+          void this.store.patch(EXPORT_COLLECTION, id, { rows: live.rows, total: live.total, progress: progressOf(live) }).catch(() => undefined);
+        }
+      });
+      worker.on('error', (e: Error) => resolve({ kind: 'error', message: e.message }));
+      worker.on('exit', (code) => resolve({ kind: 'error', message: `the export thread stopped (exit code ${code})` }));
+    });
+    worker.removeAllListeners();
+    await worker.terminate();
+    // Closing the server stops the thread: the job stays `running` and is failed as interrupted at the next start.
+    if (this.closed) return;
+    const finishedAt = this.now().toISOString();
+    if (end.kind === 'done') {
+      renameSync(part, this.fileOf(id));
+      await this.store.patch(EXPORT_COLLECTION, id, { status: 'done', rows: end.rows, total: live.total ?? end.rows, progress: 1, finishedAt });
+    } else {
+      rmSync(part, { force: true });
+      this.log.error({ exportId: id, reason: end.message }, 'report export failed');
+      await this.store.patch(EXPORT_COLLECTION, id, { status: 'failed', error: end.message.slice(0, 500), finishedAt });
+    }
+    this.running.delete(id);
+    this.live.delete(id);
+    for (const wake of this.waiting.get(id) ?? []) wake();
+    this.waiting.delete(id);
+    this.pump();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    await Promise.all([...this.running.values()].map((w) => w.terminate()));
+    for (const wakes of this.waiting.values()) for (const wake of wakes) wake();
+  }
+}
+
+function progressOf(live: Live): number {
+  if (live.total === null) return 0;
+  return live.total === 0 ? 1 : Math.min(1, live.rows / live.total);
+}

@@ -1,0 +1,168 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Registry } from '../../../engine/src/index';
+import { ApiError } from '../apiError';
+import { smtpMailer, type Mailer } from '../auth/mailer';
+import type { AuthPrincipal } from '../auth/principal';
+import { tokenId } from '../auth/sessions';
+import type { ServerConfig } from '../config';
+import { requestLang } from '../routes/masterdata';
+import type { Store, StoredDoc } from '../store/types';
+import { EXPORT_COLLECTION_SPEC, ExportJobs } from './exports';
+import { SAVED_FILTER_COLLECTION_SPEC, SavedFilters, type SavedFilterBody } from './savedFilters';
+import { ReportSchedules, SCHEDULE_COLLECTION_SPEC, type ScheduleBody } from './schedules';
+import {
+  countQuery, createdExportAnswer, downloadQuery, exportAnswer, exportBody, exportsAnswer, idParam, keyIdParams, keyParam, rowsQuery, savedFilterBody, scheduleBody,
+} from './schemas';
+import { ReportService } from './service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    reportExports: ExportJobs;
+    reportSchedules: ReportSchedules;
+  }
+}
+
+export interface ReportRoutesOptions {
+  registry: Registry;
+  store: Store;
+  config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'smtpUrl'> & { identity: Pick<ServerConfig['identity'], 'mailFrom'> };
+  mailer?: Mailer;
+  /** How often due schedules are looked for; 0: never (a test calls runDue itself). */
+  scheduleIntervalMs?: number;
+  now?: () => Date;
+}
+
+const SCHEDULE_EVERY_MS = 60_000;
+
+function sameToken(token: string, hash: unknown): boolean {
+  const a = Buffer.from(tokenId(token));
+  const b = Buffer.from(String(hash ?? ''));
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The reports API (CONTRACT17 §4, docs/api.md "Reports"): the catalogue, a report's rows and
+ * count, CSV exports as background jobs, saved filters and mailed schedules. The routes take
+ * any key some report needs; each report's own key is checked in the handler, since the report
+ * is a parameter.
+ */
+export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptions): Promise<void> {
+  const { registry, store } = opts;
+  for (const spec of [EXPORT_COLLECTION_SPEC, SAVED_FILTER_COLLECTION_SPEC, SCHEDULE_COLLECTION_SPEC]) await store.ensureCollection(spec);
+  const service = new ReportService(registry, store);
+  const exports = new ExportJobs(registry, store, join(opts.config.dataDir, 'reports'), app.log, opts.now);
+  const interrupted = await exports.recover();
+  if (interrupted > 0) app.log.warn({ interrupted }, 'report exports interrupted by a stop were failed');
+  const mailer = opts.mailer ?? (opts.config.smtpUrl ? smtpMailer(opts.config.smtpUrl, opts.config.identity.mailFrom) : undefined);
+  const schedules = new ReportSchedules(registry, store, service, exports, { mailer, publicUrl: opts.config.publicUrl, log: app.log, now: opts.now });
+  const saved = new SavedFilters(store, opts.now);
+  app.decorate('reportExports', exports);
+  app.decorate('reportSchedules', schedules);
+
+  const every = opts.scheduleIntervalMs ?? SCHEDULE_EVERY_MS;
+  const timer = every > 0 ? setInterval(() => void schedules.runDue().catch((e: unknown) => app.log.error({ reason: String(e) }, 'report schedules failed')), every) : undefined;
+  timer?.unref();
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await exports.close();
+    if (!opts.mailer) mailer?.close();
+  });
+
+  const access = service.accessKeys();
+  const tags = ['Reports'];
+  const principal = (request: FastifyRequest) => request.principal!;
+  const key = (request: FastifyRequest) => (request.params as { key: string }).key;
+  const params = (request: FastifyRequest) => request.params as { key: string; id: string };
+  const own = async (p: AuthPrincipal, id: string): Promise<StoredDoc> => {
+    const doc = await exports.get(id);
+    if (!doc || doc.userId !== p.userId) throw new ApiError('EXPORT_NOT_FOUND', { id: id.slice(0, 100) });
+    return doc;
+  };
+
+  app.get('/api/v3/reports', { config: { access }, schema: { tags, summary: 'The reports you may run, with their filters and columns in your language' } }, async (request) =>
+    service.catalogue(principal(request), requestLang(request)));
+  app.get('/api/v3/reports/:key/rows', { config: { access }, schema: { tags, summary: 'A page of a report\'s rows (getReportsData; the report\'s own query name)', params: keyParam, querystring: rowsQuery } }, async (request) =>
+    service.rows(principal(request), key(request), request.query as Record<string, unknown>));
+  app.get('/api/v3/reports/:key/count', { config: { access }, schema: { tags, summary: 'How many rows a report has with these filters', params: keyParam, querystring: countQuery } }, async (request) =>
+    service.count(principal(request), key(request), request.query as Record<string, unknown>));
+
+  app.post('/api/v3/reports/:key/exports', {
+    config: { access }, schema: { tags, summary: 'Start a CSV export of a report (createExportedReport)', params: keyParam, body: exportBody, response: createdExportAnswer },
+  }, async (request, reply) => {
+    const p = principal(request);
+    const def = service.runnable(p, key(request));
+    const body = (request.body ?? {}) as { filters?: Record<string, string>; sort?: string };
+    const query = service.checkedFilters(def, body.filters, body.sort);
+    const job = await exports.create({
+      userId: p.userId, report: def.key, fileName: def.export.fileName, filters: body.filters ?? {}, sort: body.sort, query, scope: await service.scope(p, def), lang: requestLang(request),
+    });
+    return reply.status(202).send({ id: job.id, status: 'queued' });
+  });
+  app.get('/api/v3/reports/exports', { config: { access }, schema: { tags, summary: 'Your report exports, newest first', response: exportsAnswer } }, async (request) =>
+    ({ data: await exports.listFor(principal(request).userId) }));
+  app.get('/api/v3/reports/exports/:id', { config: { access }, schema: { tags, summary: 'An export\'s status and progress', params: idParam, response: exportAnswer } }, async (request) =>
+    own(principal(request), (request.params as { id: string }).id));
+  app.get('/api/v3/reports/exports/:id/download', {
+    config: { access, linkToken: 'token' },
+    schema: { tags, summary: 'An export\'s CSV file (downloadReport): your own, or with a mailed link\'s token', params: idParam, querystring: downloadQuery, produces: ['text/csv'] },
+  }, async (request, reply) => {
+    const id = (request.params as { id: string }).id;
+    const token = (request.query as { token?: string }).token;
+    let doc: StoredDoc | null;
+    if (token !== undefined) {
+      doc = await exports.get(id);
+      const live = doc && sameToken(token, doc.tokenHash) && Date.parse(String(doc.tokenExpiresAt)) > Date.now();
+      // An unknown export and a wrong or expired token answer alike.
+      if (!live) throw new ApiError('EXPORT_NOT_FOUND', { id: id.slice(0, 100) });
+    } else {
+      doc = await own(principal(request), id);
+    }
+    if (doc!.status !== 'done') throw new ApiError('EXPORT_NOT_READY', { id: doc!.id, status: String(doc!.status) });
+    const file = exports.fileOf(doc!.id);
+    if (!existsSync(file)) throw new ApiError('EXPORT_NOT_FOUND', { id: doc!.id });
+    const day = String(doc!.finishedAt ?? doc!.createdAt).slice(0, 10);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${String(doc!.fileName)}-${day}.csv"`);
+    reply.header('cache-control', 'no-store');
+    return reply.send(createReadStream(file));
+  });
+
+  app.get('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Your saved filters of a report', params: keyParam } }, async (request) => {
+    const p = principal(request);
+    return saved.list(p.userId, service.runnable(p, key(request)));
+  });
+  app.post('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Save a named filter of a report', params: keyParam, body: savedFilterBody } }, async (request, reply) => {
+    const p = principal(request);
+    const def = service.runnable(p, key(request));
+    const body = request.body as SavedFilterBody;
+    service.checkedFilters(def, body.filters, body.sort);
+    return reply.status(201).send(await saved.create(p.userId, def, body));
+  });
+  app.delete('/api/v3/reports/:key/saved-filters/:id', { config: { access }, schema: { tags, summary: 'Delete one of your saved filters', params: keyIdParams } }, async (request, reply) => {
+    const p = principal(request);
+    await saved.remove(p.userId, service.runnable(p, params(request).key), params(request).id);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Your schedules of a report', params: keyParam } }, async (request) => {
+    const p = principal(request);
+    return schedules.list(p.userId, service.runnable(p, key(request)));
+  });
+  app.post('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Mail yourself a report daily or weekly', params: keyParam, body: scheduleBody } }, async (request, reply) => {
+    const p = principal(request);
+    const def = service.runnable(p, key(request));
+    const body = request.body as ScheduleBody;
+    service.checkedFilters(def, body.filters, body.sort);
+    // The selected warehouse group must be the user's now; each run checks it again.
+    await service.scope(p, def);
+    return reply.status(201).send(await schedules.create(p, def, body, requestLang(request)));
+  });
+  app.delete('/api/v3/reports/:key/schedules/:id', { config: { access }, schema: { tags, summary: 'Delete one of your schedules', params: keyIdParams } }, async (request, reply) => {
+    const p = principal(request);
+    await schedules.remove(p.userId, service.runnable(p, params(request).key), params(request).id);
+    return reply.status(204).send();
+  });
+}
