@@ -12,7 +12,7 @@ import { csvLine } from '../masterdata/exportCsv';
 import { MongoStore } from '../store/mongo';
 import { SqliteStore } from '../store/sqlite';
 import type { Filter, Store } from '../store/types';
-import { cellText, reportColumns, reportHeader, reportPlan, type ReportQuery } from './engineShim';
+import { cellText, reportColumns, reportHeader, reportPlan, type ReportQuery } from '../../../engine/src/index';
 import { planTotal } from './total';
 
 /** Where the worker finds the server's store. */

@@ -12,7 +12,7 @@ import type { Lang, Registry } from '../../../engine/src/index';
 import { MongoStore } from '../store/mongo';
 import { SqliteStore } from '../store/sqlite';
 import type { Filter, Store, StoredDoc } from '../store/types';
-import type { ReportQuery } from './engineShim';
+import type { ReportQuery } from '../../../engine/src/index';
 import { filterPairs, filtersOf } from './service';
 import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
 

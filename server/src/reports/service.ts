@@ -1,10 +1,9 @@
-import { canAccess, localize, type Lang, type Registry, type ReportDef } from '../../../engine/src/index';
+import { canAccess, localize, parseReportQuery, ReportError, reportColumns, reportPlan, type Lang, type Registry, type ReportDef, type ReportPlan, type ReportQuery } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import type { Doc, Filter, Pipeline, Store } from '../store/types';
 import { ENGINE, OperationService } from '../workflows/service';
 import { planTotal } from './total';
-import { parseReportQuery, ReportError, reportColumns, reportPlan, type ReportPlan, type ReportQuery } from './engineShim';
 
 type Rec = Record<string, unknown>;
 
@@ -15,13 +14,6 @@ export const RESERVED_PARAMS = ['page', 'pageSize', 'sort', 'lang'];
 export function asApiError(e: unknown): unknown {
   if (e instanceof Error && e.name === 'ReportError') return new ApiError((e as ReportError).code, (e as ReportError).params);
   return e;
-}
-
-/** The page's pipeline asking one row more than the page holds, so the answer knows whether another page follows. */
-function withOneMore(rows: Pipeline, q: ReportQuery): Pipeline {
-  const skip = (q.page - 1) * q.pageSize;
-  const i = rows.findIndex((s, n) => s.$limit === q.pageSize && (skip === 0 || rows[n - 1]?.$skip === skip));
-  return i < 0 ? rows : rows.map((s, n) => (n === i ? { $limit: q.pageSize + 1 } : s));
 }
 
 /**
@@ -93,7 +85,7 @@ export class ReportService {
     const def = this.runnable(p, key);
     const q = this.query(def, params);
     const plan = await this.plan(p, def, q);
-    const rows: Doc[] = await this.store.aggregate(plan.collection, withOneMore(plan.rows, q));
+    const rows: Doc[] = await this.store.aggregate(plan.collection, plan.rows);
     return { [def.source.responseField]: rows.slice(0, q.pageSize), page: q.page, pageSize: q.pageSize, hasMore: rows.length > q.pageSize };
   }
 

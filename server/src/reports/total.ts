@@ -1,5 +1,5 @@
 import type { Store } from '../store/types';
-import type { ReportPlan } from './engineShim';
+import type { ReportPlan } from '../../../engine/src/index';
 
 /** The total of a plan: store.count when the plan allows it, else its count pipeline. */
 export async function planTotal(store: Pick<Store, 'count' | 'aggregate'>, plan: ReportPlan): Promise<number> {
