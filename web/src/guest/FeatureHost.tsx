@@ -7,9 +7,11 @@ import { isLang } from '../i18n/language';
 import { ShellContext, type ShellValue } from '../shell/shellContext';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { operationView } from '../operations/model';
+import { reportFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
 
 const OperationScreen = lazy(() => import('../operations/OperationScreen'));
+const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
 
 interface Access { access: string[]; groups: { name: string; access: string[] }[] }
 
@@ -34,8 +36,8 @@ function StandIn({ featureId, warehouse }: { featureId: string; warehouse: Wareh
 /**
  * The app inside the feature frame: it speaks the guest side of the frame protocol (SPEC 7),
  * reads the definitions as the signed-in user (the session the shell stored on this origin,
- * sent as a bearer header) and draws a feature with an `operation` from its workflow;
- * any other feature gets the stand-in.
+ * sent as a bearer header) and draws a feature with an `operation` from its workflow, one
+ * with a `report` from the report definitions; any other feature gets the stand-in.
  */
 export default function FeatureHost({ featureId, services }: { featureId: string; services: Services }) {
   const { i18n } = useTranslation();
@@ -59,6 +61,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   const lang = isLang(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
   const ready = loaded !== null && loaded !== 'none' ? loaded : null;
   const view = useMemo(() => (ready ? operationView(ready.registry, featureId) : null), [ready, featureId]);
+  const report = useMemo(() => (ready ? reportFeature(ready.registry, featureId) : null), [ready, featureId]);
   const shell = useMemo<ShellValue | null>(() => {
     if (!ready) return null;
     const principal = { access: ready.access.access, groups: ready.access.groups, selectedWarehouse: warehouseName };
@@ -67,7 +70,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   }, [ready, lang, warehouseName]);
 
   if (loaded === null) return <main className="tm-guest" aria-busy="true" />;
-  if (!view || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
+  if ((!view && !report) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
   const group = frame.warehouse ?? frame.warehouseList.find((g) => g.name === warehouseName) ?? null;
   const { toast } = services.config.deployment.settings;
   return (
@@ -76,7 +79,9 @@ export default function FeatureHost({ featureId, services }: { featureId: string
         <ToastProvider life={toast.lifeMs} baseZIndex={toast.baseZIndex}>
           <HashRouter>
             <Suspense fallback={<main className="tm-guest" aria-busy="true" />}>
-              <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
+              {view
+                ? <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
+                : report && <ReportsScreen feature={report} warehouseName={warehouseName} goTo={frame.goTo} />}
             </Suspense>
           </HashRouter>
         </ToastProvider>

@@ -1,4 +1,4 @@
-import type { FrameAddresses } from '../../../engine/src/index';
+import type { FeatureDef, FrameAddresses, Registry, ReportFeatureDef } from '../../../engine/src/index';
 
 /**
  * When the deployment's features origin is a path of this very server (the default,
@@ -24,4 +24,10 @@ export function framedFeatureId(
   const host = loc.pathname.slice(prefix.length + 1).split('/')[1] ?? '';
   const suffix = `.${frame.baseDomain}`;
   return host.endsWith(suffix) ? host.slice(0, -suffix.length) : host || null;
+}
+
+/** The framed feature drawn from report definitions (features.json `report`), or null. */
+export function reportFeature(registry: Pick<Registry, 'features'>, featureId: string): (FeatureDef & { report: ReportFeatureDef }) | null {
+  const f = registry.features.features.find((x) => x.id === featureId);
+  return f?.report ? (f as FeatureDef & { report: ReportFeatureDef }) : null;
 }

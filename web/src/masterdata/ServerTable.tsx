@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState, type Table, type TableOptions } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
@@ -42,10 +43,12 @@ export interface ServerTableProps<T> {
   pageIndex: number;
   /** Opening a row (operations: the record's detail); rows are then focusable and open on Enter. */
   onOpen?: (id: string) => void;
+  /** What the pager says instead of the page and count (a report whose count is still being taken). */
+  summary?: ReactNode;
 }
 
 /** A server-paged TanStack table in PrimeReact's markup: sortable headers, the rows, the empty line and the pager. */
-export function ServerTable<T>({ table, loading, total, pageIndex, onOpen }: ServerTableProps<T>) {
+export function ServerTable<T>({ table, loading, total, pageIndex, onOpen, summary }: ServerTableProps<T>) {
   const { t } = useTranslation();
   const columns = table.getVisibleLeafColumns().length;
   return (
@@ -85,7 +88,7 @@ export function ServerTable<T>({ table, loading, total, pageIndex, onOpen }: Ser
       </div>
       <div className="p-paginator p-component" data-testid="list-pager">
         <Button icon="pi pi-angle-left" text aria-label={t('masterdata.list.previous')} disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()} />
-        <span data-testid="list-total">{t('masterdata.list.page', { page: pageIndex + 1, pages: Math.max(1, table.getPageCount()), count: total })}</span>
+        <span data-testid="list-total">{summary ?? t('masterdata.list.page', { page: pageIndex + 1, pages: Math.max(1, table.getPageCount()), count: total })}</span>
         <Button icon="pi pi-angle-right" text aria-label={t('masterdata.list.next')} disabled={!table.getCanNextPage()} onClick={() => table.nextPage()} />
       </div>
     </div>

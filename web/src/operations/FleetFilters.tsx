@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AutoComplete } from 'primereact/autocomplete';
 import { recordTitle } from '../../../engine/src/list/index';
@@ -6,12 +6,24 @@ import type { Rec } from '../masterdata/api';
 import { useMasterData } from '../masterdata/useMasterData';
 import type { FleetFilters as Filters } from './fleet';
 
-/** A record of `entity` searched by its title on the server; chosen, it filters by its id; cleared, it does not filter. */
-function RecordFilter({ entity, label, onChange, testId }: { entity: string; label: string; onChange: (id: string | null) => void; testId: string }) {
+/**
+ * A record of `entity` searched by its title on the server; chosen, it filters by its id; cleared, it does not filter.
+ * `value`, when given, is the chosen id set from outside (a saved filter applied): its title is shown.
+ */
+export function RecordFilter({ entity, label, onChange, testId, value: chosen }: { entity: string; label: string; onChange: (id: string | null) => void; testId: string; value?: string | null }) {
   const { md, registry, lang, settings } = useMasterData();
   const [value, setValue] = useState<Rec | string>('');
   const [items, setItems] = useState<Rec[]>([]);
   const title = (r: Rec) => recordTitle(registry.entities[entity], r, lang);
+  const shown = typeof value === 'object' ? String(value.id) : '';
+  useEffect(() => {
+    if (chosen === undefined || (chosen ?? '') === shown) return;
+    if (!chosen) { setValue(''); return; }
+    let live = true;
+    md.get(entity, chosen).then((r) => live && setValue({ ...r, _title: title(r) }), () => live && setValue({ id: chosen, _title: chosen }));
+    return () => { live = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only an outside change of the id reloads its title
+  }, [chosen, entity, md]);
   return (
     <AutoComplete value={value} suggestions={items} field="_title" placeholder={label} aria-label={label} data-testid={testId} delay={settings.picker.debounceMs}
       minLength={settings.picker.minChars} forceSelection
