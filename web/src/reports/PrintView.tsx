@@ -11,7 +11,7 @@ import { sortParam } from '../masterdata/listState';
 import { useMasterData } from '../masterdata/useMasterData';
 import { useTitles } from '../operations/useLookups';
 import { useReports } from './context';
-import { reportColumns } from './engineShim';
+import { reportColumns } from '../../../engine/src/index';
 import { stateOfSearch, toParams, type FilterValues, type Range } from './filters';
 import { ReportCell } from './ReportCell';
 

@@ -4,7 +4,7 @@ import { useMasterData } from '../masterdata/useMasterData';
 import { StateBadge } from '../operations/StateBadge';
 import { useShell } from '../shell/shellContext';
 import { useReports } from './context';
-import { cellText, type CellColumn } from './engineShim';
+import { cellText, type CellColumn } from '../../../engine/src/index';
 import { actionGoTo } from './links';
 
 /**

@@ -9,7 +9,7 @@ import { ServerTable, useServerPagedTable } from '../masterdata/ServerTable';
 import { useMasterData } from '../masterdata/useMasterData';
 import { useShell } from '../shell/shellContext';
 import { useReports } from './context';
-import { cellText, reportColumns } from './engineShim';
+import { cellText, reportColumns } from '../../../engine/src/index';
 import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
 import { applySaved, searchOf, stateOfSearch, toParams } from './filters';

@@ -1,5 +1,4 @@
 import { canAccess, localize, type Lang, type Principal, type Registry, type ReportDef } from '../../../engine/src/index';
-import { reportsOf } from './engineShim';
 
 export const CATEGORIES: readonly ReportDef['category'][] = ['product', 'ibc', 'bulk', 'other'];
 
@@ -17,7 +16,7 @@ export function mayRun(registry: Registry, principal: Principal, def: Pick<Repor
 
 /** A report this user may run, by key; undefined for an unknown or forbidden one. */
 export function runnableReport(registry: Registry, principal: Principal, key: string): ReportDef | undefined {
-  const def = reportsOf(registry)[key];
+  const def = registry.reports[key];
   return def && mayRun(registry, principal, def) ? def : undefined;
 }
 
@@ -29,7 +28,7 @@ export function runnableReport(registry: Registry, principal: Principal, key: st
 export function catalogue(registry: Registry, principal: Principal, lang: Lang, search = ''): { category: ReportDef['category']; items: CatalogueItem[] }[] {
   const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
   const words = fold(search).split(/\s+/).filter(Boolean);
-  const all = Object.values(reportsOf(registry)).filter((d) => mayRun(registry, principal, d));
+  const all = Object.values(registry.reports).filter((d) => mayRun(registry, principal, d));
   return CATEGORIES.map((category) => ({
     category,
     items: all.filter((d) => d.category === category)

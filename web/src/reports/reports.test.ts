@@ -5,7 +5,7 @@ import { requireDefinitions } from '../../../definitions/read';
 import { buildRouteTable, routesFor, type Registry, type ReportDef } from '../../../engine/src/index';
 import { reportFeature } from '../guest/featureHost';
 import { catalogue, runnableReport } from './catalogue';
-import { cellText, reportColumns } from './engineShim';
+import { cellText, reportColumns } from '../../../engine/src/index';
 import { exportStep, IDLE, nextPollDelay, progressPercent, RETRY_MS, type ExportEvent, type ExportState } from './exportJob';
 import {
   applySaved, defaultSorting, emptyFilters, fromParams, invalidFilters, parseSort, savedFilterBody, searchOf, stateOfSearch, toParams,
