@@ -83,6 +83,10 @@ export interface IbcDelivery {
    */
   receivedDate?: string;
   /**
+   * Set by the mobile app when the operation was captured without a connection and sent later.
+   */
+  offline?: boolean;
+  /**
    * Comments
    */
   comments?: string;

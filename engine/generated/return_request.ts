@@ -62,6 +62,10 @@ export interface ReturnRequest {
    */
   status?: ('Draft' | 'Requested' | 'Returned' | 'Cancelled') & string;
   /**
+   * Set by the mobile app when the operation was captured without a connection and sent later.
+   */
+  offline?: boolean;
+  /**
    * Comments
    */
   comments?: string;

@@ -11,6 +11,8 @@ import type { Store, StoredDoc } from '../../server/src/store/types';
 import { ENGINE, OperationService } from '../../server/src/workflows/service';
 import { rng } from './random';
 import { raiseIbcAlerts } from '../../server/src/ibc/alerts';
+import { registerIbcHooks } from '../../server/src/ibc/hooks';
+import { WriteHooks } from '../../server/src/records/writeHooks';
 import { IbcPlayer, type IbcReference } from './ibcActivity';
 import { addDays, day, DAY_MS, round, Stock, type Player } from './player';
 
@@ -313,7 +315,10 @@ export async function playActivity(store: Store, ops: OperationsPort, opts: { da
  */
 export function servicePort(reg: Registry, store: Store, actor: { id: string; email: string }): OperationsPort {
   let clock = new Date();
-  const service = new OperationService(reg, store, ENGINE, () => clock);
+  // The fields the server derives on every write (an IBC's ADR dates and QC lead time), as the API's writes get them.
+  const hooks = new WriteHooks();
+  registerIbcHooks(hooks, reg);
+  const service = new OperationService(reg, store, ENGINE, () => clock, hooks);
   const principal: AuthPrincipal = {
     userId: actor.id, email: actor.email, displayName: 'Demo activity', sessionId: 'seed', groups: [], access: [reg.access.superadmin], selectedWarehouse: null,
   };

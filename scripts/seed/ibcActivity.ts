@@ -67,6 +67,8 @@ const QC_STAFF = ['Lucía Benítez', 'Jorge Ferreyra', 'Valeria Ríos'];
 export class IbcPlayer {
   private readonly ibcs: IbcModel[];
   private seal = 0;
+  /** Counts of deliveries and return requests made: every sixth and fifth is one the mobile app captured offline (no random draw, so the rest of the year plays as before). */
+  private made = { deliveries: 0, requests: 0 };
 
   constructor(private readonly p: Player, private readonly ref: IbcReference, fleet: StoredDoc[], private readonly settings: IbcSettings) {
     const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -143,7 +145,7 @@ export class IbcPlayer {
     const id = await p.run('ibc_delivery', {
       sendDate: day(at), shipmentID, salesOrderNo: p.ids('SOI', at), deposit: plant.id, receiverDeposit: receiver.id, receiver: receiver.company_id,
       receiverCompanyType: ref.companyType.get(String(receiver.company_id)) ?? 'customer', ...(truck ? { truckMapping: { truckNo: truck.truckNo } } : {}),
-      containers: batch.map((i) => ({ ibc: i.id, ibcNumber: i.serial })),
+      containers: batch.map((i) => ({ ibc: i.id, ibcNumber: i.serial })), ...(++this.made.deliveries % 6 === 0 ? { offline: true } : {}),
     }, 'confirm', at);
     for (const i of batch) i.status = 'in_transit';
     const receivedOn = d + p.between(1, 2);
@@ -184,7 +186,7 @@ export class IbcPlayer {
     const returnState = p.r() < 0.15 ? 'full' : 'empty';
     const id = await p.run('return_request', {
       requestNumber: p.ids('RR', at), requestDate: day(at), customer, deposit: customerDeposit, returnTo: home, returnState,
-      containers: held.map((i) => ({ ibc: i.id, ibcNumber: i.serial })),
+      containers: held.map((i) => ({ ibc: i.id, ibcNumber: i.serial })), ...(++this.made.requests % 5 === 0 ? { offline: true } : {}),
     }, 'request', at);
     for (const i of held) i.status = 'return_requested';
     if (p.r() < 0.07) {
