@@ -49,6 +49,17 @@ const store = await openStore({ dataDir: dir, mongodbUri: uri || undefined });
 await prepareStore(registry, store);
 const fill = await fillReports(registry, store, RECORDS, ADMIN);
 console.log(describeFill(fill, store.kind));
+// The fill checked by the store's own aggregation (no HTTP, no report engine): the states, sync
+// statuses and holdings the reports group by are all there.
+for (const [label, coll, pipeline] of [
+  ['deliveries by state', 'delivery', [{ $sortByCount: '$deliveryStatus' }]],
+  ['declarations by sync status', 'product_declaration', [{ $sortByCount: '$sync.status' }]],
+  ['IBCs held, top three customers', 'ibc_container', [{ $match: { status: 'at_customer' } }, { $sortByCount: '$customer' }, { $limit: 3 }]],
+] as const) {
+  const s = performance.now();
+  const out = await store.aggregate(coll, pipeline as never);
+  console.log(`  store.aggregate ${label.padEnd(31)} ${((performance.now() - s) / 1000).toFixed(2).padStart(6)} s  ${out.map((o) => `${String(o._id)}: ${String(o.count)}`).join(', ')}`);
+}
 await store.close();
 
 const ms = (v: number) => `${v.toFixed(1).padStart(8)} ms`;

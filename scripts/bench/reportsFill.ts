@@ -221,8 +221,10 @@ export async function fillReports(reg: Registry, store: Store, records: number, 
           Object.assign(l, { material: from.material, batchId: from.batch, uom: from.uom });
         }
       }
-      if (workflow === 'delivery' && ['Accepted', 'Partial Reject'].includes(state)) {
-        for (const l of doc.productData as Json[]) await balance(String(l.material), String(l.batchId), String(doc.receiverDeposit), String(l.uom), Math.round(r() * 1000));
+      // Half the received deliveries' first lots are still held at the receiver.
+      if (workflow === 'delivery' && ['Accepted', 'Partial Reject'].includes(state) && r() < 0.5) {
+        const l = (doc.productData as Json[])[0];
+        await balance(String(l.material), String(l.batchId), String(doc.receiverDeposit), String(l.uom), Math.round(r() * 1000));
       }
     }
     await w.put(workflow, doc);
