@@ -8,14 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportDefinition } from '../../../engine/src/index';
-import { ensureAdmin } from '../boot';
-import { IbcMeasures } from '../ibc/measures';
-import { EventSummaries } from '../ibc/summary';
-import { openTestStore, realRegistry } from '../testing/harness';
-import type { Doc, Store } from '../store/types';
-import { seedActivity } from '../../../scripts/seed/activity';
-import { seedDemo } from '../../../scripts/seed/seed';
+import type { ReportDefinition } from '../../engine/src/index';
+import { ensureAdmin } from '../../server/src/boot';
+import { IbcMeasures } from '../../server/src/ibc/measures';
+import { EventSummaries } from '../../server/src/ibc/summary';
+import { openTestStore, realRegistry } from '../../server/src/testing/harness';
+import type { Doc, Store } from '../../server/src/store/types';
+import { seedActivity } from '../seed/activity';
+import { seedDemo } from '../seed/seed';
 
 const KEYS = [
   'report_app_in_offline_mode', 'total_ibc_delivered', 'ibc_not_received_by_app', 'ibcs_delivered_offline', 'ibc_inventory_outside_{host}',
