@@ -3,7 +3,8 @@
 # embedded store, a superadmin token, then a bounded run whose checks fail the build on any
 # 5xx and on any answer the document does not describe. Needs `schemathesis` on PATH
 # (pip install schemathesis). Env: PORT (default: a free loopback port), ST_MAX_TIME
-# (seconds of generation, default 150), ST_WORKERS (default 2), ST_REPORT (report directory).
+# (seconds of generation, default 150), ST_WORKERS (default 2), ST_REPORT (report directory),
+# ST_INCLUDE (a path regex: only those operations, e.g. '^/api/v3/reports' while working on them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +53,7 @@ schemathesis run "${base}/api/openapi.json" \
   --checks all \
   --exclude-checks positive_data_acceptance,negative_data_rejection,use_after_free \
   --exclude-path /api/auth/sign-out \
+  ${ST_INCLUDE:+--include-path-regex "$ST_INCLUDE"} \
   --max-time "${ST_MAX_TIME:-150}" \
   --workers "${ST_WORKERS:-2}" \
   --request-timeout 30 \

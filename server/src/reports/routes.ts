@@ -14,7 +14,8 @@ import { EXPORT_COLLECTION_SPEC, ExportJobs } from './exports';
 import { SAVED_FILTER_COLLECTION_SPEC, SavedFilters, type SavedFilterBody } from './savedFilters';
 import { ReportSchedules, SCHEDULE_COLLECTION_SPEC, type ScheduleBody } from './schedules';
 import {
-  countQuery, createdExportAnswer, downloadQuery, exportAnswer, exportBody, exportsAnswer, idParam, keyIdParams, keyParam, rowsQuery, savedFilterBody, scheduleBody,
+  catalogueAnswer, countAnswer, countQuery, createdExportAnswer, deletedAnswer, downloadQuery, exportAnswer, exportBody, exportsAnswer, idParam, keyIdParams, keyParam, rowsAnswer, rowsQuery,
+  savedFilterBody, savedFilterCreated, savedFiltersAnswer, scheduleBody, scheduleCreated, schedulesAnswer,
 } from './schemas';
 import { ReportService } from './service';
 
@@ -82,11 +83,11 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     return doc;
   };
 
-  app.get('/api/v3/reports', { config: { access }, schema: { tags, summary: 'The reports you may run, with their filters and columns in your language' } }, async (request) =>
+  app.get('/api/v3/reports', { config: { access }, schema: { tags, summary: 'The reports you may run, with their filters and columns in your language', response: catalogueAnswer } }, async (request) =>
     service.catalogue(principal(request), requestLang(request)));
-  app.get('/api/v3/reports/:key/rows', { config: { access }, schema: { tags, summary: 'A page of a report\'s rows (getReportsData; the report\'s own query name)', params: keyParam, querystring: rowsQuery } }, async (request) =>
+  app.get('/api/v3/reports/:key/rows', { config: { access }, schema: { tags, summary: 'A page of a report\'s rows (getReportsData; the report\'s own query name)', params: keyParam, querystring: rowsQuery, response: rowsAnswer } }, async (request) =>
     service.rows(principal(request), key(request), request.query as Record<string, unknown>));
-  app.get('/api/v3/reports/:key/count', { config: { access }, schema: { tags, summary: 'How many rows a report has with these filters', params: keyParam, querystring: countQuery } }, async (request) =>
+  app.get('/api/v3/reports/:key/count', { config: { access }, schema: { tags, summary: 'How many rows a report has with these filters', params: keyParam, querystring: countQuery, response: countAnswer } }, async (request) =>
     service.count(principal(request), key(request), request.query as Record<string, unknown>));
 
   app.post('/api/v3/reports/:key/exports', {
@@ -130,28 +131,28 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     return reply.send(createReadStream(file));
   });
 
-  app.get('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Your saved filters of a report', params: keyParam } }, async (request) => {
+  app.get('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Your saved filters of a report', params: keyParam, response: savedFiltersAnswer } }, async (request) => {
     const p = principal(request);
     return saved.list(p.userId, service.runnable(p, key(request)));
   });
-  app.post('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Save a named filter of a report', params: keyParam, body: savedFilterBody } }, async (request, reply) => {
+  app.post('/api/v3/reports/:key/saved-filters', { config: { access }, schema: { tags, summary: 'Save a named filter of a report', params: keyParam, body: savedFilterBody, response: savedFilterCreated } }, async (request, reply) => {
     const p = principal(request);
     const def = service.runnable(p, key(request));
     const body = request.body as SavedFilterBody;
     service.checkedFilters(def, body.filters, body.sort);
     return reply.status(201).send(await saved.create(p.userId, def, body));
   });
-  app.delete('/api/v3/reports/:key/saved-filters/:id', { config: { access }, schema: { tags, summary: 'Delete one of your saved filters', params: keyIdParams } }, async (request, reply) => {
+  app.delete('/api/v3/reports/:key/saved-filters/:id', { config: { access }, schema: { tags, summary: 'Delete one of your saved filters', params: keyIdParams, response: deletedAnswer } }, async (request, reply) => {
     const p = principal(request);
     await saved.remove(p.userId, service.runnable(p, params(request).key), params(request).id);
     return reply.status(204).send();
   });
 
-  app.get('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Your schedules of a report', params: keyParam } }, async (request) => {
+  app.get('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Your schedules of a report', params: keyParam, response: schedulesAnswer } }, async (request) => {
     const p = principal(request);
     return schedules.list(p.userId, service.runnable(p, key(request)));
   });
-  app.post('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Mail yourself a report daily or weekly', params: keyParam, body: scheduleBody } }, async (request, reply) => {
+  app.post('/api/v3/reports/:key/schedules', { config: { access }, schema: { tags, summary: 'Mail yourself a report daily or weekly', params: keyParam, body: scheduleBody, response: scheduleCreated } }, async (request, reply) => {
     const p = principal(request);
     const def = service.runnable(p, key(request));
     const body = request.body as ScheduleBody;
@@ -160,7 +161,7 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     await service.scope(p, def);
     return reply.status(201).send(await schedules.create(p, def, body, requestLang(request)));
   });
-  app.delete('/api/v3/reports/:key/schedules/:id', { config: { access }, schema: { tags, summary: 'Delete one of your schedules', params: keyIdParams } }, async (request, reply) => {
+  app.delete('/api/v3/reports/:key/schedules/:id', { config: { access }, schema: { tags, summary: 'Delete one of your schedules', params: keyIdParams, response: deletedAnswer } }, async (request, reply) => {
     const p = principal(request);
     await schedules.remove(p.userId, service.runnable(p, params(request).key), params(request).id);
     return reply.status(204).send();

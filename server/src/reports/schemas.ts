@@ -1,5 +1,6 @@
 /** The report routes' JSON schemas (CONTRACT17 §4); filters are the report's own, checked by parseReportQuery. */
-const key = { type: 'string', minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9_{}.-]+$' } as const;
+// The examples name reports every deployment has, so a fuzzer given the document reaches past the 404 of an unknown key.
+const key = { type: 'string', minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9_{}.-]+$', examples: ['deliveries_products_report', 'get_alerts_data'] } as const;
 const id = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:|-]+$' } as const;
 const sort = { type: 'string', maxLength: 400, pattern: '^-?[A-Za-z0-9_.]+(,-?[A-Za-z0-9_.]+)*$', description: 'Column ids, comma-separated; a leading - sorts descending.' } as const;
 /** Filter values in query-parameter form: `<id>`, `<id>.from`/`.to` (YYYY-MM-DD), `<id>.min`/`.max`; a comma list for select and status. */
@@ -21,7 +22,8 @@ export const rowsQuery = {
   },
 } as const;
 
-export const countQuery = filterValues;
+// `properties` present (empty) so the document lists no parameters rather than this schema's own keywords.
+export const countQuery = { ...filterValues, properties: {} } as const;
 
 export const downloadQuery = {
   type: 'object', additionalProperties: false,
@@ -50,15 +52,67 @@ export const scheduleBody = {
 } as const;
 
 const exportDoc = {
-  type: 'object',
+  type: 'object', required: ['id', 'report', 'status', 'rows', 'progress', 'fileName', 'createdAt'],
   properties: {
     id: { type: 'string' }, report: { type: 'string' }, status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-    rows: { type: 'integer' }, total: { type: ['integer', 'null'] }, progress: { type: 'number' }, fileName: { type: 'string' },
+    rows: { type: 'integer' }, total: { type: ['integer', 'null'] }, progress: { type: 'number', minimum: 0, maximum: 1 }, fileName: { type: 'string' },
     filters: { type: 'object', additionalProperties: { type: 'string' } }, sort: { type: 'string' },
     createdAt: { type: 'string' }, finishedAt: { type: 'string' }, error: { type: 'string' },
   },
 } as const;
 
 export const exportAnswer = { 200: exportDoc } as const;
-export const exportsAnswer = { 200: { type: 'object', properties: { data: { type: 'array', items: exportDoc } } } } as const;
-export const createdExportAnswer = { 202: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' } } } } as const;
+export const exportsAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: exportDoc } } } } as const;
+export const createdExportAnswer = { 202: { type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { type: 'string', enum: ['queued'] } } } } as const;
+
+const anyObject = { type: 'object', additionalProperties: true } as const;
+const catalogueEntry = {
+  type: 'object', required: ['key', 'label', 'category', 'responseField', 'filters', 'columns', 'sort', 'export'],
+  properties: {
+    key: { type: 'string' }, label: { type: 'string' }, description: { type: 'string' }, category: { type: 'string', enum: ['product', 'ibc', 'bulk', 'other'] },
+    responseField: { type: 'string' },
+    filters: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['id', 'label', 'type'],
+        properties: {
+          id: { type: 'string' }, label: { type: 'string' }, type: { type: 'string' }, ref: { type: 'string' },
+          options: { type: 'array', items: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } } },
+        },
+      },
+    },
+    columns: { type: 'array', items: anyObject, description: 'The columns in the caller\'s language (engine reportColumns).' },
+    sort: { type: 'string' }, export: { type: 'object', properties: { fileName: { type: 'string' }, format: { type: 'string' } } }, limit: { type: 'integer' },
+  },
+} as const;
+export const catalogueAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: catalogueEntry } } } } as const;
+
+export const rowsAnswer = {
+  200: {
+    type: 'object', required: ['page', 'pageSize', 'hasMore'],
+    description: 'The page\'s rows under the report\'s response field (deliveryData, importData, …), as the catalogue names it.',
+    properties: { page: { type: 'integer' }, pageSize: { type: 'integer' }, hasMore: { type: 'boolean' } },
+    additionalProperties: { type: 'array', items: anyObject },
+  },
+} as const;
+export const countAnswer = { 200: { type: 'object', required: ['total'], properties: { total: { type: 'integer', minimum: 0 } } } } as const;
+
+const filtersShown = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const savedFilter = {
+  type: 'object', required: ['id', 'name', 'filters', 'createdAt'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, filters: filtersShown, sort: { type: 'string' }, createdAt: { type: 'string' } },
+} as const;
+const schedule = {
+  type: 'object', required: ['id', 'report', 'frequency', 'hour', 'filters', 'email', 'nextRunAt'],
+  properties: {
+    id: { type: 'string' }, report: { type: 'string' }, frequency: { type: 'string', enum: ['daily', 'weekly'] }, weekday: { type: 'integer' }, hour: { type: 'integer' },
+    filters: filtersShown, sort: { type: 'string' }, email: { type: 'string' }, nextRunAt: { type: 'string' }, lastRunAt: { type: 'string' },
+  },
+} as const;
+const deleted = { 204: { type: 'null', description: 'Deleted' } } as const;
+
+export const savedFiltersAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: savedFilter } } } } as const;
+export const savedFilterCreated = { 201: savedFilter } as const;
+export const schedulesAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: schedule } } } } as const;
+export const scheduleCreated = { 201: schedule } as const;
+export const deletedAnswer = deleted;
