@@ -71,6 +71,41 @@ function mongoCount(pipeline: Pipeline): Pipeline {
   });
 }
 
+interface Pull {
+  next(): { done: boolean; value?: unknown };
+}
+
+/** At most n items of a source, which is not asked for more once they are out. */
+function limited(source: Pull, n: number): Pull {
+  let left = n;
+  return { next: () => (left-- > 0 ? source.next() : { done: true }) };
+}
+
+/**
+ * The rest of a pipeline as a lazy chain. mingo streams most stages, but its $limit is a filter
+ * that lets the first n through and then reads its source to the end; each top-level $limit is
+ * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement.
+ */
+function chain(rest: Pipeline, source: Pull, foreign: Map<string, Doc[]>): Pull {
+  const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.get(name) ?? [] };
+  let out = source;
+  let run: Pipeline = [];
+  const flush = () => {
+    if (run.length > 0) out = new Aggregator(run, options).stream(out);
+    run = [];
+  };
+  for (const stage of mongoCount(rest)) {
+    if (typeof stage.$limit === 'number') {
+      flush();
+      out = limited(out, stage.$limit);
+    } else {
+      run.push(stage);
+    }
+  }
+  flush();
+  return out;
+}
+
 /**
  * The results of a pipeline, taken a batch at a time. `rows` is the statement's iterator (JSON
  * texts); foreign collections of $lookup are loaded before it starts, since mingo asks for them
@@ -78,25 +113,19 @@ function mongoCount(pipeline: Pipeline): Pipeline {
  * reads but no writes (better-sqlite3 refuses them while a statement iterates).
  */
 export class PipelineStream {
-  private readonly out: { next(): { done?: boolean; value?: unknown } };
+  private readonly out: Pull;
   private readonly copy: boolean;
   private closed = false;
 
   constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: Map<string, Doc[]>) {
-    const source = rows;
-    function* docs(): Generator<Doc> {
-      if (!source) return;
-      for (let r = source.next(); !r.done; r = source.next()) yield JSON.parse(r.value as string) as Doc;
-    }
+    const docs: Pull = {
+      next: () => {
+        const r = rows?.next();
+        return !r || r.done ? { done: true } : { done: false, value: JSON.parse(r.value as string) as Doc };
+      },
+    };
     this.copy = rest.length > 0;
-    this.out = rest.length === 0
-      ? docs()
-      : new Aggregator(mongoCount(rest), { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.get(name) ?? [] }).stream(docs());
-  }
-
-  /** True once the results are exhausted or the stream closed. */
-  get done(): boolean {
-    return this.closed;
+    this.out = chain(rest, docs, foreign);
   }
 
   /** Up to n more results; fewer only at the end (the stream is then closed). */

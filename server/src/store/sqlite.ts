@@ -447,9 +447,11 @@ export class SqliteStore implements Store {
     const stream = await this.run(() => this.openPipeline(coll, pipeline, true));
     this.cursors.add(stream);
     try {
-      while (!stream.done) {
+      for (;;) {
+        // A short batch is the end; after a full one, the next run() fails if the store closed meanwhile.
         const batch = await this.run(() => stream.take(size));
         if (batch.length > 0) yield batch;
+        if (batch.length < size) return;
       }
     } finally {
       stream.close();
