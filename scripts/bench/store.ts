@@ -6,7 +6,8 @@
  *   BENCH_PHASE_SECONDS (20)     cap on each one-at-a-time loop; the count actually done is printed
  *                                (mongo-java-server scans the whole collection for most lookups)
  * Prints, per store: inserts/s, upserts/s (one at a time by unique key), sorted first page of 20
- * with a filter, a case-insensitive search page, get by id, $match+$group, and RSS.
+ * with a filter, a case-insensitive search page, get by id, $match+$group, a sorted aggregation
+ * page ($match, $sort, $limit), a whole sorted aggregation through aggregateCursor, and RSS.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,15 @@ async function bench(label: string, store: Store, reopen?: () => Promise<Store>)
     { $match: { state: 1 } },
     { $group: { _id: '$type', n: { $sum: 1 }, employees: { $avg: '$employees' } } },
   ]));
+  out['$match + $sort {name: -1} + $limit 20'] = await median(21, () => store.aggregate(COLL, [
+    { $match: { state: 1 } }, { $sort: { name: -1 } }, { $limit: 20 },
+  ]));
+  const [rows, cursorMs] = await timed(async () => {
+    let n = 0;
+    for await (const b of store.aggregateCursor(COLL, [{ $match: { state: 1 } }, { $sort: { name: 1 } }, { $project: { _id: 0, name: 1, cuit: 1, city: '$address.city' } }])) n += b.length;
+    return n;
+  });
+  out[`aggregateCursor, sorted, $project (${rows.toLocaleString('en')} rows)`] = rate(rows, cursorMs);
   out['RSS at end'] = mb();
 
   if (reopen) {

@@ -18,7 +18,7 @@ import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
   type SerializedDoc, type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
-import { validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+import { validateBatchSize, validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 type Raw = Record<string, unknown> & { _id: string };
 const META = '__store_meta';
@@ -296,9 +296,9 @@ export class MongoStore implements Store {
     return (await this.col(coll).aggregate(pipelineToMongo(pipeline), this.opts).toArray()) as Doc[];
   }
 
-  async *aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncGenerator<Doc[]> {
+  async *aggregateCursor(coll: string, pipeline: Pipeline, options: { batchSize?: number } = {}): AsyncGenerator<Doc[]> {
     validatePipeline(pipeline);
-    const size = options?.batchSize ?? 1000;
+    const size = validateBatchSize(options.batchSize);
     const cursor = this.col(coll).aggregate(pipelineToMongo(pipeline), { ...this.opts, batchSize: size, allowDiskUse: true });
     try {
       let batch: Doc[] = [];

@@ -1,10 +1,9 @@
 /**
- * SQL functions the compiled filters call, and the mingo side of aggregation. Both evaluate with
- * mingo where SQL alone would not match MongoDB (arrays, regular expressions).
+ * SQL functions the compiled filters call: they evaluate with mingo where SQL alone would not
+ * match MongoDB (arrays, regular expressions). Aggregation is in sqlite-aggregate.ts.
  */
 import type Database from 'better-sqlite3';
-import { Aggregator, Query } from 'mingo';
-import type { Doc, Pipeline } from './types.js';
+import { Query } from 'mingo';
 
 /** Bounded cache: filters and patterns come from requests, so an unbounded map would grow forever. */
 class Lru<V> {
@@ -49,47 +48,4 @@ export function registerFunctions(db: Database.Database): void {
     const re = regexes.get(`${String(flags)}/${String(pattern)}`, () => new RegExp(String(pattern), String(flags)));
     return re.test(value) ? 1 : 0;
   });
-}
-
-/** Leading $match stages run as SQL; the rest of the pipeline runs in mingo. */
-export function splitLeadingMatch(pipeline: Pipeline): { filters: Record<string, unknown>[]; rest: Pipeline } {
-  let i = 0;
-  while (i < pipeline.length && '$match' in pipeline[i]) i++;
-  return { filters: pipeline.slice(0, i).map((s) => s.$match as Record<string, unknown>), rest: pipeline.slice(i) };
-}
-
-/** Collections named by $lookup, including inside $facet sub-pipelines. */
-export function lookupTargets(pipeline: Pipeline, out: Set<string> = new Set()): Set<string> {
-  for (const stage of pipeline) {
-    const lookup = stage.$lookup as { from?: string } | undefined;
-    if (lookup?.from) out.add(lookup.from);
-    const facet = stage.$facet as Record<string, Pipeline> | undefined;
-    if (facet) for (const sub of Object.values(facet)) lookupTargets(sub, out);
-  }
-  return out;
-}
-
-/**
- * mingo's $count yields {n: 0} for no input where MongoDB yields nothing; MongoDB documents
- * $count as this $group + $project, which mingo runs the MongoDB way.
- */
-function mongoCount(pipeline: Pipeline): Pipeline {
-  return pipeline.flatMap((stage): Pipeline => {
-    if (typeof stage.$count === 'string') return [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }];
-    const facet = stage.$facet as Record<string, Pipeline> | undefined;
-    if (facet) return [{ $facet: Object.fromEntries(Object.entries(facet).map(([k, p]) => [k, mongoCount(p)])) }];
-    return [stage];
-  });
-}
-
-/**
- * Runs the rest of a pipeline over documents streamed from SQLite. Foreign collections are
- * loaded before streaming starts: better-sqlite3 cannot run a second statement while one is
- * being iterated, and mingo may ask for them lazily.
- */
-export function runPipeline(rest: Pipeline, source: Iterable<Doc>, foreign: Map<string, Doc[]>): Doc[] {
-  if (rest.length === 0) return Array.from(source);
-  const agg = new Aggregator(mongoCount(rest), { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.get(name) ?? [] });
-  // $lookup may attach the same foreign object to several results: hand out independent copies.
-  return structuredClone(agg.run(source)) as Doc[];
 }

@@ -2,13 +2,15 @@
  * The embedded store: SQLite through better-sqlite3, one table per collection holding JSON
  * documents (id TEXT PRIMARY KEY, doc TEXT), generated columns + indexes for the definitions'
  * unique keys and searched/sorted paths, filters compiled to SQL (sqlite-sql.ts), and
- * aggregation run by mingo after the leading $match is pushed into SQL (sqlite-fns.ts).
+ * aggregation run lazily by mingo after its head (leading $match, $sort, $skip, $limit) is
+ * pushed into SQL (sqlite-aggregate.ts).
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
-import { lookupTargets, registerFunctions, runPipeline, splitLeadingMatch } from './sqlite-fns.js';
+import { registerFunctions } from './sqlite-fns.js';
+import { lookupTargets, PipelineStream, splitSqlHead } from './sqlite-aggregate.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
@@ -24,7 +26,7 @@ import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
 import { GroupCommit } from './sqlite-group-commit.js';
 import { SqliteTxView } from './sqlite-tx.js';
 import { Checkpointer } from './sqlite-checkpoint.js';
-import { validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+import { validateBatchSize, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 export interface SqliteStoreOptions {
   /** Directory holding the database file; created when missing. Default ./data. */
@@ -65,6 +67,8 @@ export class SqliteStore implements Store {
   private readonly catchUp: SearchCatchUp;
   private readonly checkpointer: Checkpointer | null = null;
   private closed = false;
+  /** Statements of open cursors (aggregateCursor), ended by close(). */
+  private readonly cursors = new Set<PipelineStream>();
   /** Set while transaction() runs: everything else waits, since all share one connection. */
   private txDone: Promise<void> | null = null;
 
@@ -217,12 +221,25 @@ export class SqliteStore implements Store {
     const plan = this.searchPlan(c, o);
     const page = plan && this.searchReads.pageSync(c, plan, o);
     if (page) return project(page, o.projection);
-    // With a search the FTS index narrows first; the planner only weighs filter indexes.
-    const filter = o.search ? compileFilter(c.env, o.filter) : this.planner.where(c, o.filter, o.sort, o.limit === undefined ? undefined : o.limit + (o.skip ?? 0));
-    const w = this.withSearch(c, filter, o.search);
-    const sql = `SELECT doc FROM ${c.table} WHERE ${w.sql} ORDER BY ${compileSort(c.env, o.sort)} LIMIT ? OFFSET ?`;
-    const rows = this.stmt(sql).pluck().all(...w.params, o.limit ?? -1, o.skip ?? 0) as string[];
+    const q = this.pageSelect(c, o, true);
+    const rows = this.stmt(q.sql).pluck().all(...q.params) as string[];
     return project(rows.map((r) => JSON.parse(r) as StoredDoc), o.projection);
+  }
+
+  /**
+   * The SELECT of a page: filter, sort (ties by id ascending), skip and limit. Unordered (an
+   * aggregation with no $sort at its head), rows come in whatever order SQLite reads them.
+   */
+  private pageSelect(c: Coll, o: FindOptions, ordered: boolean): { sql: string; params: unknown[] } {
+    const window = o.limit === undefined ? undefined : o.limit + (o.skip ?? 0);
+    // With a search the FTS index narrows first; the planner only weighs filter indexes against the sort's.
+    const filter = o.search || !ordered ? compileFilter(c.env, o.filter) : this.planner.where(c, o.filter, o.sort, window);
+    const w = this.withSearch(c, filter, o.search);
+    const order = ordered ? ` ORDER BY ${compileSort(c.env, o.sort)}` : '';
+    // No LIMIT unless there is one: with any LIMIT (even -1) SQLite sorts into a bounded tree,
+    // several times slower than its sorter for a whole sorted read (an export).
+    if (o.limit === undefined && !o.skip) return { sql: `SELECT doc FROM ${c.table} WHERE ${w.sql}${order}`, params: w.params };
+    return { sql: `SELECT doc FROM ${c.table} WHERE ${w.sql}${order} LIMIT ? OFFSET ?`, params: [...w.params, o.limit ?? -1, o.skip ?? 0] };
   }
 
   /**
@@ -352,23 +369,29 @@ export class SqliteStore implements Store {
   }
 
   aggregateSync(name: string, pipeline: Pipeline): Doc[] {
-    validatePipeline(pipeline);
-    const { filters, rest } = splitLeadingMatch(pipeline);
-    const foreign = new Map<string, Doc[]>();
-    for (const f of lookupTargets(rest)) foreign.set(f, this.findSync(f));
-    const c = this.collections.get(name, false);
-    if (!c) return runPipeline(rest, [], foreign);
-    const w = compileFilter(c.env, filters.length > 0 ? { $and: filters } : {});
-    const rows = this.stmt(`SELECT doc FROM ${c.table} WHERE ${w.sql}`).pluck().iterate(...w.params) as IterableIterator<string>;
-    function* docs(): Generator<Doc> {
-      for (const r of rows) yield JSON.parse(r) as Doc;
-    }
+    const stream = this.openPipeline(name, pipeline, false);
     try {
-      return runPipeline(rest, docs(), foreign);
+      return stream.take(Infinity);
     } finally {
-      // mingo may stop early ($limit) or throw; an unfinished iterator keeps the connection busy.
-      rows.return?.();
+      stream.close(); // mingo may stop early ($limit) or throw; an open statement blocks writes
     }
+  }
+
+  /**
+   * A pipeline's results as a lazy stream (sqlite-aggregate.ts): its head in SQL, the rest in
+   * mingo. `own`: the statement stays open across awaits (a cursor), so it is prepared for this
+   * stream alone; a cached one could be asked to run again while it iterates.
+   */
+  private openPipeline(name: string, pipeline: Pipeline, own: boolean): PipelineStream {
+    validatePipeline(pipeline);
+    const head = splitSqlHead(pipeline);
+    const foreign = new Map<string, Doc[]>();
+    for (const f of lookupTargets(head.rest)) foreign.set(f, this.findSync(f));
+    const c = this.collections.get(name, false);
+    if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign);
+    const q = this.pageSelect(c, head, head.sort !== undefined);
+    const stmt = own ? this.db.prepare(q.sql) : this.stmt(q.sql);
+    return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign);
   }
 
   // ---- the asynchronous Store interface ----
@@ -417,11 +440,26 @@ export class SqliteStore implements Store {
   delete(coll: string, id: string) { return this.group.add(() => this.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.run(() => this.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.run(() => this.aggregateSync(coll, pipeline)); }
-  async *aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncGenerator<Doc[]> {
-    // A first version: the whole result at once, handed out in batches (the store issue's cursor streams it).
-    const all = await this.aggregate(coll, pipeline);
-    const size = options?.batchSize ?? 1000;
-    for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+  /**
+   * Streams the pipeline: one statement iterated a batch at a time, mingo pulling from it. While
+   * it is open the connection serves reads but refuses writes (see types.ts); ending the
+   * iteration early (break, return(), a throw) ends the statement.
+   */
+  async *aggregateCursor(coll: string, pipeline: Pipeline, options: { batchSize?: number } = {}): AsyncGenerator<Doc[]> {
+    const size = validateBatchSize(options.batchSize);
+    const stream = await this.run(() => this.openPipeline(coll, pipeline, true));
+    this.cursors.add(stream);
+    try {
+      for (;;) {
+        // A short batch is the end; after a full one, the next run() fails if the store closed meanwhile.
+        const batch = await this.run(() => stream.take(size));
+        if (batch.length > 0) yield batch;
+        if (batch.length < size) return;
+      }
+    } finally {
+      stream.close();
+      this.cursors.delete(stream);
+    }
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
@@ -464,6 +502,7 @@ export class SqliteStore implements Store {
     while (this.txDone) await this.txDone;
     if (this.closed) return;
     this.closed = true;
+    for (const c of this.cursors) c.close();
     this.catchUp.stop();
     await this.searchReads.close();
     this.releaseSnapshot();

@@ -100,12 +100,15 @@ export interface Store {
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]): Promise<UpsertResult>;
   aggregate(coll: string, pipeline: Pipeline): Promise<Doc[]>;
   /**
-   * The pipeline's results a batch at a time (at most `batchSize`, default 1,000), read from the
-   * database as they are consumed, so memory stays flat whatever the size (a report's CSV export).
+   * The pipeline's results a batch at a time (`batchSize`, default 1,000: every batch full but
+   * the last; none for no results), read from the database as they are consumed, so memory stays
+   * flat whatever the size (a report's CSV export). Validation errors reject the first next().
    * The embedded store holds its connection between batches until the iteration ends or is
-   * returned: use it on a store of one's own (the export worker's read-only store), never on the
-   * server's main store. Both stores run a leading $match, then $sort, $skip, $limit, in the
-   * database when they come first.
+   * returned: reads still work on it, writes fail (and a store's close() cuts the cursor, whose
+   * next batch then fails with CLOSED); use it on a store of one's own (the export worker's
+   * read-only store holding a snapshot), never on the server's main store. Both stores run a
+   * leading $match, then $sort, $skip, $limit, in the database when they come first; a $limit
+   * later in the pipeline stops reading there.
    */
   aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncIterable<Doc[]>;
   /**

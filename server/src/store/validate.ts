@@ -167,6 +167,13 @@ export function validatePaging(skip: unknown, limit: unknown): void {
   }
 }
 
+/** An aggregateCursor's batch size (default 1,000): a positive integer. */
+export function validateBatchSize(size: unknown): number {
+  if (size === undefined) return 1000;
+  if (!Number.isSafeInteger(size) || (size as number) < 1) fail('INVALID_ARGUMENT', 'batchSize must be a positive integer');
+  return size as number;
+}
+
 /** Keys that run code or write elsewhere, wherever they appear in a pipeline. */
 const FORBIDDEN_ANYWHERE = new Set(['$where', '$function', '$accumulator', '$out', '$merge', '$expr']);
 const STAGES = new Set(['$match', '$group', '$sort', '$project', '$unwind', '$lookup', '$count', '$limit', '$skip',

@@ -1,0 +1,112 @@
+/**
+ * What the contract cannot see of the embedded store's aggregation: ties broken by id without
+ * asking, results computed only as far as they are read, a cursor's memory staying flat, and
+ * cursors on a read-only store holding a snapshot (the report export's worker).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from './sqlite.js';
+import type { Doc, Pipeline } from './types.js';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+function heap(): number {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+const ROWS = 200_000;
+
+describe('embedded store aggregation', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-agg-'));
+  let store: SqliteStore;
+
+  beforeAll(async () => {
+    store = new SqliteStore({ dataDir: dir });
+    await store.ensureCollection({ name: 'big', uniqueKeys: [], indexes: ['seq'] });
+    for (let i = 0; i < ROWS; i += 20_000) {
+      await store.insertMany('big', Array.from({ length: 20_000 }, (_, k) => ({ seq: i + k, s: `row ${i + k} ${'x'.repeat(40)}`, tags: ['a', 'b'] })));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('breaks ties of a leading $sort by id ascending, in either direction', async () => {
+    const docs = await store.insertMany('ties', Array.from({ length: 12 }, (_, i) => ({ rank: i % 3 })));
+    const byRank = (dir: 1 | -1) => [...docs].sort((a, b) => dir * ((a.rank as number) - (b.rank as number)) || (a.id < b.id ? -1 : 1)).map((d) => d.id);
+    expect((await store.aggregate('ties', [{ $match: {} }, { $sort: { rank: 1 } }])).map((d) => d.id)).toEqual(byRank(1));
+    expect((await store.aggregate('ties', [{ $sort: { rank: -1 } }, { $skip: 1 }, { $limit: 6 }])).map((d) => d.id)).toEqual(byRank(-1).slice(1, 7));
+  });
+
+  it('computes the stages after SQL only as far as a later $limit reads', async () => {
+    // The last row's v cannot be converted: a pipeline that reached it would throw.
+    await store.insertMany('lazy', [...Array.from({ length: 500 }, (_, i) => ({ seq: i, v: String(i), tags: ['a', 'b', 'c'] })), { seq: 500, v: 'not a number', tags: ['a'] }]);
+    const upTo = (limit: Pipeline): Pipeline => [{ $match: {} }, { $sort: { seq: 1 } }, { $unwind: '$tags' }, { $addFields: { n: { $toInt: '$v' } } }, ...limit, { $project: { _id: 0, n: 1, tags: 1 } }];
+    expect(await store.aggregate('lazy', upTo([{ $limit: 4 }]))).toEqual([{ n: 0, tags: 'a' }, { n: 0, tags: 'b' }, { n: 0, tags: 'c' }, { n: 1, tags: 'a' }]);
+    await expect(store.aggregate('lazy', upTo([]))).rejects.toThrow(/convert/);
+    // A cursor stops where its reader does: the first batch never reaches the last row.
+    const it = store.aggregateCursor('lazy', upTo([]), { batchSize: 10 })[Symbol.asyncIterator]();
+    expect(((await it.next()).value as Doc[]).length).toBe(10);
+    await it.return(undefined);
+    expect(await store.count('lazy')).toBe(501);
+  });
+
+  it('streams a cursor with flat memory, well under the size of the whole result', async () => {
+    const pipeline: Pipeline = [{ $match: { seq: { $gte: 0 } } }, { $sort: { seq: -1 } }, { $project: { _id: 0, seq: 1, s: 1 } }];
+    const base = heap();
+    let peak = 0;
+    let rows = 0;
+    let last = ROWS;
+    let batches = 0;
+    for await (const batch of store.aggregateCursor('big', pipeline, { batchSize: 1000 })) {
+      for (const d of batch) expect(d.seq).toBe(--last);
+      rows += batch.length;
+      if (++batches % 25 === 0) peak = Math.max(peak, heap() - base);
+    }
+    expect(rows).toBe(ROWS);
+    const all = await store.aggregate('big', pipeline);
+    const whole = heap() - base;
+    expect(all).toHaveLength(ROWS);
+    expect(whole).toBeGreaterThan(20_000_000); // the whole result: about 200 bytes a row
+    expect(peak).toBeLessThan(whole / 10);
+  }, 120_000);
+
+  it('streams from a read-only store holding a snapshot while the writer goes on', async () => {
+    const reader = new SqliteStore({ dataDir: dir, readOnly: true });
+    try {
+      reader.holdSnapshot();
+      let rows = 0;
+      let written = false;
+      for await (const batch of reader.aggregateCursor('big', [{ $match: { seq: { $lt: 50_000 } } }, { $sort: { seq: 1 } }, { $unwind: '$tags' }], { batchSize: 5000 })) {
+        rows += batch.length;
+        if (!written) {
+          // The writer's connection is free while the reader iterates; the snapshot hides its row.
+          await store.insert('big', { seq: -1, s: 'during the export', tags: ['a'] });
+          written = true;
+        }
+      }
+      expect(rows).toBe(100_000);
+      expect(await reader.count('big')).toBe(ROWS);
+      reader.releaseSnapshot();
+      expect(await reader.count('big')).toBe(ROWS + 1);
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  it('ends the statements of open cursors when the store closes', async () => {
+    const other = new SqliteStore({ dataDir: join(dir, 'other') });
+    await other.insertMany('c', Array.from({ length: 30 }, (_, i) => ({ i })));
+    const it = other.aggregateCursor('c', [{ $sort: { i: 1 } }], { batchSize: 10 })[Symbol.asyncIterator]();
+    expect(((await it.next()).value as Doc[]).map((d) => d.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await other.close();
+    await expect(it.next()).rejects.toMatchObject({ code: 'CLOSED' });
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The embedded store's aggregation: the head of a pipeline that SQL answers (leading $match
+ * stages, then a $sort, then $skip/$limit stages) and the rest run by mingo, lazily, over the
+ * documents an iterating statement hands out. Nothing is read before it is asked for: a
+ * `$limit` after `$unwind` stops the statement early, and a cursor holds one batch at a time.
+ */
+import { Aggregator } from 'mingo';
+import { MINGO_OPTIONS } from './sqlite-fns.js';
+import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
+
+export interface SqlHead {
+  /** The leading $match stages, ANDed; undefined when there is none. */
+  filter: Filter | undefined;
+  sort: SortSpec | undefined;
+  skip: number;
+  /** undefined: no limit. */
+  limit: number | undefined;
+  /** What mingo runs after the rows SQL returns. */
+  rest: Pipeline;
+}
+
+/**
+ * Splits a validated pipeline into what SQL answers and the rest. A $sort is taken only right
+ * after the leading matches, and $skip/$limit only right after those (any run of them folds
+ * into one OFFSET and LIMIT); past the first other stage the order of the stages matters.
+ */
+export function splitSqlHead(pipeline: Pipeline): SqlHead {
+  let i = 0;
+  const filters: Filter[] = [];
+  while (i < pipeline.length && '$match' in pipeline[i]) filters.push(pipeline[i++].$match as Filter);
+  const sort = i < pipeline.length && '$sort' in pipeline[i] ? (pipeline[i++].$sort as SortSpec) : undefined;
+  let skip = 0;
+  let limit: number | undefined;
+  for (; i < pipeline.length; i++) {
+    const stage = pipeline[i];
+    if ('$skip' in stage) {
+      const n = stage.$skip as number;
+      skip += n;
+      if (limit !== undefined) limit = Math.max(0, limit - n);
+    } else if ('$limit' in stage) {
+      limit = Math.min(limit ?? Infinity, stage.$limit as number);
+    } else {
+      break;
+    }
+  }
+  const filter = filters.length === 0 ? undefined : filters.length === 1 ? filters[0] : { $and: filters };
+  return { filter, sort, skip, limit, rest: pipeline.slice(i) };
+}
+
+/** Collections named by $lookup, including inside $facet sub-pipelines. */
+export function lookupTargets(pipeline: Pipeline, out: Set<string> = new Set()): Set<string> {
+  for (const stage of pipeline) {
+    const lookup = stage.$lookup as { from?: string } | undefined;
+    if (lookup?.from) out.add(lookup.from);
+    const facet = stage.$facet as Record<string, Pipeline> | undefined;
+    if (facet) for (const sub of Object.values(facet)) lookupTargets(sub, out);
+  }
+  return out;
+}
+
+/**
+ * mingo's $count yields {n: 0} for no input where MongoDB yields nothing; MongoDB documents
+ * $count as this $group + $project, which mingo runs the MongoDB way.
+ */
+function mongoCount(pipeline: Pipeline): Pipeline {
+  return pipeline.flatMap((stage): Pipeline => {
+    if (typeof stage.$count === 'string') return [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }];
+    const facet = stage.$facet as Record<string, Pipeline> | undefined;
+    if (facet) return [{ $facet: Object.fromEntries(Object.entries(facet).map(([k, p]) => [k, mongoCount(p)])) }];
+    return [stage];
+  });
+}
+
+interface Pull {
+  next(): { done: boolean; value?: unknown };
+}
+
+/** At most n items of a source, which is not asked for more once they are out. */
+function limited(source: Pull, n: number): Pull {
+  let left = n;
+  return { next: () => (left-- > 0 ? source.next() : { done: true }) };
+}
+
+/**
+ * The rest of a pipeline as a lazy chain. mingo streams most stages, but its $limit is a filter
+ * that lets the first n through and then reads its source to the end; each top-level $limit is
+ * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement.
+ */
+function chain(rest: Pipeline, source: Pull, foreign: Map<string, Doc[]>): Pull {
+  const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.get(name) ?? [] };
+  let out = source;
+  let run: Pipeline = [];
+  const flush = () => {
+    if (run.length > 0) out = new Aggregator(run, options).stream(out);
+    run = [];
+  };
+  for (const stage of mongoCount(rest)) {
+    if (typeof stage.$limit === 'number') {
+      flush();
+      out = limited(out, stage.$limit);
+    } else {
+      run.push(stage);
+    }
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The results of a pipeline, taken a batch at a time. `rows` is the statement's iterator (JSON
+ * texts); foreign collections of $lookup are loaded before it starts, since mingo asks for them
+ * while the statement is open. close() ends the statement: until then the connection accepts
+ * reads but no writes (better-sqlite3 refuses them while a statement iterates).
+ */
+export class PipelineStream {
+  private readonly out: Pull;
+  private readonly copy: boolean;
+  private closed = false;
+
+  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: Map<string, Doc[]>) {
+    const docs: Pull = {
+      next: () => {
+        const r = rows?.next();
+        return !r || r.done ? { done: true } : { done: false, value: JSON.parse(r.value as string) as Doc };
+      },
+    };
+    this.copy = rest.length > 0;
+    this.out = chain(rest, docs, foreign);
+  }
+
+  /** Up to n more results; fewer only at the end (the stream is then closed). */
+  take(n: number): Doc[] {
+    const batch: Doc[] = [];
+    if (this.closed) return batch;
+    try {
+      while (batch.length < n) {
+        const r = this.out.next();
+        if (r.done) {
+          this.close();
+          break;
+        }
+        batch.push(r.value as Doc);
+      }
+    } catch (e) {
+      this.close(); // mingo threw: nothing more will be read
+      throw e;
+    }
+    // mingo may share objects between results ($lookup attaches the same foreign document to
+    // several): hand out independent copies. Documents straight from JSON.parse are already.
+    return this.copy ? (structuredClone(batch) as Doc[]) : batch;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.rows?.return?.();
+  }
+}
