@@ -4,7 +4,7 @@
  * temporary file renamed when done. Jobs a stopped server left queued or running are failed
  * ("interrupted") at start and their partial files removed.
  */
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
@@ -67,7 +67,8 @@ export function storeTarget(store: Store): StoreTarget {
 
 export class ExportJobs {
   private readonly queue: { id: string; work: Omit<ExportWork, 'file' | 'target' | 'registry'> }[] = [];
-  private readonly running = new Map<string, Worker>();
+  /** The jobs holding a slot; null while a job's thread is being started. */
+  private readonly running = new Map<string, Worker | null>();
   private readonly live = new Map<string, Live>();
   private readonly waiting = new Map<string, (() => void)[]>();
   private closed = false;
@@ -85,16 +86,29 @@ export class ExportJobs {
     return join(this.dir, `${id}.csv.part`);
   }
 
-  /** Fails the jobs a stopped server left behind and removes their partial files; returns how many. */
+  /**
+   * Makes the jobs and the files agree after a stop: jobs left queued or running are failed and
+   * their files removed, every partial file goes (nothing runs yet), a finished file no done job
+   * owns goes, and a done job whose file is gone is failed. Returns how many jobs were interrupted.
+   */
   async recover(): Promise<number> {
     mkdirSync(this.dir, { recursive: true });
-    const left = await this.store.find(EXPORT_COLLECTION, { filter: { status: { $in: ['queued', 'running'] } } });
-    for (const job of left) {
-      rmSync(this.partOf(job.id), { force: true });
-      rmSync(this.fileOf(job.id), { force: true });
-      await this.store.patch(EXPORT_COLLECTION, job.id, { status: 'failed', error: 'interrupted', finishedAt: this.now().toISOString() });
+    const left = await this.store.find(EXPORT_COLLECTION, { filter: { status: { $in: ['queued', 'running'] } }, projection: { id: 1 } });
+    for (const job of left) await this.fail(job.id, 'interrupted');
+    const done = new Set((await this.store.find(EXPORT_COLLECTION, { filter: { status: 'done' }, projection: { id: 1 } })).map((d) => d.id));
+    for (const name of readdirSync(this.dir)) {
+      const id = name.endsWith('.csv') ? name.slice(0, -4) : undefined;
+      if (id === undefined || !done.has(id)) rmSync(join(this.dir, name), { force: true, recursive: true });
     }
+    for (const id of done) if (!existsSync(this.fileOf(id))) await this.fail(id, 'the file is gone');
     return left.length;
+  }
+
+  /** A failed job has no file, partial or whole. */
+  private async fail(id: string, error: string): Promise<void> {
+    rmSync(this.partOf(id), { force: true });
+    rmSync(this.fileOf(id), { force: true });
+    await this.store.patch(EXPORT_COLLECTION, id, { status: 'failed', error: error.slice(0, 500), finishedAt: this.now().toISOString() });
   }
 
   async create(e: NewExport): Promise<StoredDoc> {
@@ -140,49 +154,66 @@ export class ExportJobs {
 
   private async run(id: string, work: Omit<ExportWork, 'file' | 'target' | 'registry'>): Promise<void> {
     const part = this.partOf(id);
-    const job: ExportWork = { ...work, registry: this.reg, target: storeTarget(this.store), file: part };
-    const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
-    this.running.set(id, worker);
     const live: Live = { rows: 0, total: null, savedAt: Date.now() };
     this.live.set(id, live);
-    await this.store.patch(EXPORT_COLLECTION, id, { status: 'running', startedAt: this.now().toISOString() });
-    const end = await new Promise<ExportMessage & { kind: 'done' | 'error' }>((resolve) => {
-      worker.on('message', (m: ExportMessage) => {
-        if (m.kind === 'done' || m.kind === 'error') return resolve(m);
-        if (m.kind === 'total') live.total = m.total;
-        else live.rows = m.rows;
-        if (Date.now() - live.savedAt >= SAVE_MS) {
-          live.savedAt = Date.now();
-          void this.store.patch(EXPORT_COLLECTION, id, { rows: live.rows, total: live.total, progress: progressOf(live) }).catch(() => undefined);
-        }
+    // The slot is taken now: a job whose start fails still frees it and wakes who waits for it.
+    this.running.set(id, null);
+    let saving: Promise<unknown> = Promise.resolve();
+    try {
+      // Before the thread starts, so none of its messages can come before the listeners.
+      await this.store.patch(EXPORT_COLLECTION, id, { status: 'running', startedAt: this.now().toISOString() });
+      if (this.closed) return;
+      // Someone may have removed the directory under a running server.
+      mkdirSync(this.dir, { recursive: true });
+      const job: ExportWork = { ...work, registry: this.reg, target: storeTarget(this.store), file: part };
+      const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
+      this.running.set(id, worker);
+      const end = await new Promise<ExportMessage & { kind: 'done' | 'error' }>((resolve) => {
+        worker.on('message', (m: ExportMessage) => {
+          if (m.kind === 'done' || m.kind === 'error') return resolve(m);
+          if (m.kind === 'total') live.total = m.total;
+          else live.rows = m.rows;
+          if (Date.now() - live.savedAt >= SAVE_MS) {
+            live.savedAt = Date.now();
+            saving = this.store.patch(EXPORT_COLLECTION, id, { rows: live.rows, total: live.total, progress: progressOf(live) }).catch(() => undefined);
+          }
+        });
+        worker.on('error', (e: Error) => resolve({ kind: 'error', message: e.message }));
+        worker.on('exit', (code) => resolve({ kind: 'error', message: `the export thread stopped (exit code ${code})` }));
       });
-      worker.on('error', (e: Error) => resolve({ kind: 'error', message: e.message }));
-      worker.on('exit', (code) => resolve({ kind: 'error', message: `the export thread stopped (exit code ${code})` }));
-    });
-    worker.removeAllListeners();
-    await worker.terminate();
-    // Closing the server stops the thread: the job stays `running` and is failed as interrupted at the next start.
-    if (this.closed) return;
-    const finishedAt = this.now().toISOString();
-    if (end.kind === 'done') {
-      renameSync(part, this.fileOf(id));
-      await this.store.patch(EXPORT_COLLECTION, id, { status: 'done', rows: end.rows, total: live.total ?? end.rows, progress: 1, finishedAt });
-    } else {
-      rmSync(part, { force: true });
-      this.log.error({ exportId: id, reason: end.message }, 'report export failed');
-      await this.store.patch(EXPORT_COLLECTION, id, { status: 'failed', error: end.message.slice(0, 500), finishedAt });
+      worker.removeAllListeners();
+      await worker.terminate();
+      // Closing the server stops the thread: the job stays `running` and is failed as interrupted at the next start.
+      if (this.closed) return;
+      // A progress save still on its way must not land after the final state.
+      await saving;
+      if (end.kind === 'done') {
+        renameSync(part, this.fileOf(id));
+        await this.store.patch(EXPORT_COLLECTION, id, { status: 'done', rows: end.rows, total: live.total ?? end.rows, progress: 1, finishedAt: this.now().toISOString() });
+      } else {
+        throw new Error(end.message);
+      }
+    } catch (e) {
+      if (this.closed) return;
+      // The user sees the reason: not where the server keeps its files.
+      const reason = (e instanceof Error ? e.message : String(e)).replaceAll(this.dir, '…');
+      this.log.error({ exportId: id, reason }, 'report export failed');
+      await this.fail(id, reason).catch((f: unknown) => this.log.error({ exportId: id, reason: String(f) }, 'report export could not be marked failed'));
+    } finally {
+      if (!this.closed) {
+        this.running.delete(id);
+        this.live.delete(id);
+        for (const wake of this.waiting.get(id) ?? []) wake();
+        this.waiting.delete(id);
+        this.pump();
+      }
     }
-    this.running.delete(id);
-    this.live.delete(id);
-    for (const wake of this.waiting.get(id) ?? []) wake();
-    this.waiting.delete(id);
-    this.pump();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
-    await Promise.all([...this.running.values()].map((w) => w.terminate()));
+    await Promise.all([...this.running.values()].map((w) => w?.terminate()));
     for (const wakes of this.waiting.values()) for (const wake of wakes) wake();
   }
 }
