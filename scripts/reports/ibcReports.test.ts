@@ -1,22 +1,18 @@
 /**
- * The IBC, bulk and alert reports (issue 17, item 2) run on a store holding a stretch of the demo
- * activity: every report returns rows and fills every column somewhere, its de-duplication keys
- * are unique, and the rules of SPEC 9 these reports carry hold on the data. The same file runs on
- * MongoDB when MONGODB_URI is set. Reports run as their own pipeline, sort and limit (the
- * engine's planner adds paging, filters and the warehouse scope).
+ * The IBC, bulk and alert reports (issue 17, item 2) run through the engine's planner against
+ * the demo data of ./demo.ts: every report returns rows and fills every column somewhere, its
+ * de-duplication keys are unique, and the rules of SPEC 9 these reports carry hold on the data.
+ * The same file runs on MongoDB when MONGODB_URI is set.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportDefinition } from '../../engine/src/index';
-import { ensureAdmin } from '../../server/src/boot';
+import type { ReportDef } from '../../engine/src/index';
 import { IbcMeasures } from '../../server/src/ibc/measures';
 import { EventSummaries } from '../../server/src/ibc/summary';
-import { openTestStore, realRegistry } from '../../server/src/testing/harness';
+import { openTestStore, realRegistry, storeTarget } from '../../server/src/testing/harness';
 import type { Doc, Store } from '../../server/src/store/types';
-import { seedActivity } from '../seed/activity';
-import { seedDemo } from '../seed/seed';
+import { at, DEMO_END, runReport as run, seedReportDemo, type DemoFixtures } from './demo';
 
+/** The IBC, bulk and alert keys as SPEC 3.5 names them, {host} for the deployment's name. */
 const KEYS = [
   'report_app_in_offline_mode', 'total_ibc_delivered', 'ibc_not_received_by_app', 'ibcs_delivered_offline', 'ibc_inventory_outside_{host}',
   'stock_of_ibc_product_Internal', 'ibc_return_history', 'top_ten_customers_with_ibc_on_hand', 'top_ten_customers_with_longest_return_time',
@@ -28,54 +24,52 @@ const KEYS = [
   'get_alerts_data',
 ];
 const HOST_TYPES = ['internal', 'producer'];
-const END = new Date(Date.UTC(2026, 10, 24, 12));
+const END = DEMO_END;
 const reg = realRegistry();
-const defs = new Map(KEYS.map((k) => [k, JSON.parse(readFileSync(join(process.cwd(), 'reports', `${k}.json`), 'utf8')) as ReportDefinition]));
+const hosted = (key: string) => key.replace('{host}', reg.deployment.name);
+const def = (key: string): ReportDef => reg.reports[hosted(key)];
 
-/** One report as the store runs it: its pipeline, its default sort, its limit. */
-function runReport(store: Store, key: string, extra: Doc[] = []): Promise<Doc[]> {
-  const def = defs.get(key)!;
-  return store.aggregate(def.source.entity, [...extra, ...(def.pipeline ?? []), { $sort: def.sort! }, ...(def.limit ? [{ $limit: def.limit }] : [])]);
-}
+/** One report as the server's export runs it: planned by the engine, every row, its limit kept. */
+const runReport = (store: Store, key: string): Promise<Doc[]> => run(reg, store, def(key));
 
-const at = (row: Doc, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), row);
 const filled = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
-describe('IBC, bulk and alert reports on the demo activity', () => {
+describe(`IBC, bulk and alert reports on the demo activity (${storeTarget().label})`, () => {
   let store: Store;
   let dispose: () => Promise<void>;
+  let fixtures: DemoFixtures;
   beforeAll(async () => {
     ({ store, dispose } = await openTestStore(reg, 'tm-ibc-reports-'));
-    await ensureAdmin(reg, store, 'admin@reports.test', 'Admin-pass-2026');
-    await seedDemo(reg, store, 1, END);
-    await seedActivity(reg, store, 120, END);
+    fixtures = await seedReportDemo(reg, store);
   }, 300_000);
   afterAll(async () => {
     await dispose?.();
   });
 
-  it('defines every IBC, bulk and alert key of SPEC 3.5, each file named by its key, {host} kept for the deployment', () => {
-    for (const [key, def] of defs) {
-      expect(def.key).toBe(key);
-      expect(def.export.fileName).toBe(key);
-      expect(def.sort, key).toBeDefined();
+  it('defines every IBC, bulk and alert key of SPEC 3.5, {host} replaced by the deployment\'s name in the key and the file name', () => {
+    expect(hosted('ibcs_external_to_{host}')).toBe('ibcs_external_to_agro');
+    for (const key of KEYS) {
+      expect(def(key), key).toBeDefined();
+      expect(def(key).key).toBe(hosted(key));
+      expect(def(key).export.fileName).toBe(hosted(key));
     }
-    expect(defs.get('get_alerts_data')!.access).toBe('Alerts');
-    expect(defs.get('get_alerts_data')!.columns.map((c) => c.id)).toEqual(['title', 'translatedDescription', 'timestamp', 'severity']);
+    expect(Object.values(reg.reports).filter((r) => r.category !== 'product').map((r) => r.key).sort()).toEqual(KEYS.map(hosted).sort());
+    expect(def('get_alerts_data').access).toBe('Alerts');
+    expect(def('get_alerts_data').columns.map((c) => c.id)).toEqual(['title', 'translatedDescription', 'timestamp', 'severity']);
   });
 
   it.each(KEYS)('%s returns rows, fills every column in some row, and is unique by its de-duplication keys', async (key) => {
-    const def = defs.get(key)!;
     const rows = await runReport(store, key);
     expect(rows.length, key).toBeGreaterThan(0);
-    for (const c of def.columns) expect(rows.some((r) => filled(c.subField && c.type === 'object' ? at(r, `${c.field ?? c.id}.${c.subField}`) : at(r, c.field ?? c.id))), `${key}: column ${c.id}`).toBe(true);
-    const keys = rows.map((r) => JSON.stringify((def.dedupeBy ?? ['id']).map((p) => at(r, p))));
-    expect(new Set(keys).size, `${key}: duplicates by ${String(def.dedupeBy)}`).toBe(rows.length);
+    for (const c of def(key).columns) expect(rows.some((r) => filled(c.subField && c.type === 'object' ? at(r, `${c.field ?? c.id}.${c.subField}`) : at(r, c.field ?? c.id))), `${key}: column ${c.id}`).toBe(true);
+    const dedupeBy = def(key).dedupeBy ?? ['id'];
+    const keys = rows.map((r) => JSON.stringify(dedupeBy.map((p) => at(r, p))));
+    expect(new Set(keys).size, `${key}: duplicates by ${String(dedupeBy)}`).toBe(rows.length);
   });
 
   it('top ten customers with IBCs on hand: at most ten, by IBCs to return descending, the same as the holdings the IBC screens show', async () => {
     const rows = await runReport(store, 'top_ten_customers_with_ibc_on_hand');
-    const all = await store.aggregate('ibc_event', defs.get('top_ten_customers_with_ibc_on_hand')!.pipeline!);
+    const all = await store.aggregate('ibc_event', def('top_ten_customers_with_ibc_on_hand').pipeline);
     expect(all.length).toBeGreaterThan(10);
     expect(rows).toHaveLength(10);
     const toReturn = rows.map((r) => r.ibcToReturn as number);
@@ -134,18 +128,20 @@ describe('IBC, bulk and alert reports on the demo activity', () => {
   });
 
   it('IBC batch preparation history: only Prepared, never a failed declaration, while such records exist', async () => {
-    const preps = await store.find('ibc_batch_preparation', { sort: { preparedDate: 1 }, limit: 3 });
-    await store.patch('ibc_batch_preparation', preps[0].id, { sync: { status: 'failed' } });
-    await store.patch('ibc_batch_preparation', preps[1].id, { ibcStatus: 'Cancelled' });
-    await store.patch('ibc_batch_preparation', preps[2].id, { ibcStatus: 'Draft', sync: undefined });
+    const { draft, cancelled } = fixtures.preparations;
+    expect([(await store.get('ibc_batch_preparation', draft))?.ibcStatus, (await store.get('ibc_batch_preparation', cancelled))?.ibcStatus]).toEqual(['Draft', 'Cancelled']);
+    // The authority refuses one prepared batch's declaration.
+    const [failed] = await store.find('ibc_batch_preparation', { filter: { ibcStatus: 'Prepared' }, sort: { preparedDate: 1 }, limit: 1 });
+    await store.patch('ibc_batch_preparation', failed.id, { sync: { status: 'failed' } });
+    const preps = await Promise.all([failed.id, cancelled, draft].map(async (id) => (await store.get('ibc_batch_preparation', id))!));
     const rows = await runReport(store, 'ibc_batch_preparation_history');
     const numbers = new Set(rows.map((r) => r.batchNumber));
     for (const p of preps) expect(numbers.has(p.batchNumber), String(p.batchNumber)).toBe(false);
     expect(rows.every((r) => r.ibcStatus === 'Prepared' && r.syncStatus !== 'failed')).toBe(true);
     expect(rows).toHaveLength(await store.count('ibc_batch_preparation', { ibcStatus: 'Prepared' }) - 1);
-    // Pending: drafts and prepared batches not declared yet (an empty sync status); not the failed one.
+    // Pending: drafts and prepared batches not declared yet (an empty sync status); not the failed one, not the cancelled one.
     const pending = new Set((await runReport(store, 'ibc_batch_preparation_pending')).map((r) => r.batchNumber));
-    expect([pending.has(preps[0].batchNumber), pending.has(preps[1].batchNumber), pending.has(preps[2].batchNumber)]).toEqual([false, false, true]);
+    expect(preps.map((p) => pending.has(p.batchNumber))).toEqual([false, false, true]);
   });
 
   it('raw materials consumed: consumption lines Failed or Draft are left out, while such lines exist', async () => {
