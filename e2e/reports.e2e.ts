@@ -24,6 +24,8 @@ const label = (column: string, lang: 'en' | 'es' = 'en') => def.columns.find((c)
 const FROM = `${REPORT_DATA.year}-03-01`;
 const TO = `${REPORT_DATA.year}-03-31`;
 const FILTER_NAME = 'Accepted in March';
+/** Each step waits as long as the store takes over the whole report (the first page, the count, the export). */
+const STEP_MS = 1_200_000;
 
 let story: StoryServer;
 let browser: Browser;
@@ -102,7 +104,7 @@ describe('the reports story', () => {
     const dates = await columnTexts(fr, 'sendDate');
     expect([...dates].sort().reverse()).toEqual(dates);
     await screenshot(page, 'reports-2-first-page');
-  });
+  }, STEP_MS);
 
   it('filters by status and a date range: the rows and the count are the seed\'s; sorts by a column', async () => {
     const fr = frameOf(manager.page);
@@ -128,7 +130,7 @@ describe('the reports story', () => {
     await expect.poll(async () => { const r = await columnTexts(fr, 'shipmentID'); return r.length > 1 && r.join() === [...r].sort().reverse().join(); }, { timeout: 120_000 }).toBe(true);
     expect(await shownCount(fr)).toBe(filtered());
     await screenshot(manager.page, 'reports-3-filtered-sorted');
-  });
+  }, STEP_MS);
 
   it('saves the filter under a name, clears, applies it from the menu: the same rows; after a reload it is still listed', async () => {
     const { page } = manager;
@@ -155,7 +157,7 @@ describe('the reports story', () => {
     await again.locator(`[data-testid=saved-filter][data-name="${FILTER_NAME}"]`).waitFor();
     await screenshot(page, 'reports-4-saved-filter');
     await page.keyboard.press('Escape');
-  });
+  }, STEP_MS);
 
   it(`exports the whole report with a progress bar, then downloads the CSV: the column labels, every row, dates as YYYY-MM-DD`, async () => {
     const { page } = manager;
@@ -206,7 +208,7 @@ describe('the reports story', () => {
     expect(n).toBe(seeded.deliveries + 1);
     expect(badDates).toEqual([]);
     console.log(`CSV: ${n} lines, read in ${((performance.now() - t - exportMs) / 1000).toFixed(1)} s after the export`);
-  });
+  }, STEP_MS);
 
   it('/alerts shows the rejections\' alerts: title, description in the user\'s language and time; in Spanish they read in Spanish', async () => {
     const { page } = manager;
@@ -235,7 +237,7 @@ describe('the reports story', () => {
     await page.locator('[data-testid=language-button]').click();
     await page.getByRole('menuitem', { name: 'Inglés' }).click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
-  });
+  }, STEP_MS);
 
   it('"Generate report" opens the print view with the same filters, without the navbar', async () => {
     const { page } = manager;
@@ -257,5 +259,5 @@ describe('the reports story', () => {
     expect(await page.locator('[data-testid=side-menu]').count()).toBe(0);
     await screenshot(page, 'reports-9-print');
     expect(manager.errors).toEqual([]);
-  });
+  }, STEP_MS);
 });
