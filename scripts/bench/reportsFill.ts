@@ -37,7 +37,7 @@ type Json = Record<string, unknown>;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Batched writers, one per collection, flushed every BATCH documents. */
-class Writer {
+export class Writer {
   private readonly bufs = new Map<string, { id: string; json: string }[]>();
   private readonly paths = new Map<string, Set<string>>();
   readonly counts: Record<string, number> = {};

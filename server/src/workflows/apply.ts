@@ -16,6 +16,8 @@ export interface PreparedTransition {
   userId: string;
   at: string;
   plan: TransitionPlan;
+  /** The deposit the record's alerts are for: its workflow's first deposit field (a delivery's sender). */
+  alertDeposit?: string;
 }
 
 /** Where EPCIS events are kept, by their type. */
@@ -81,7 +83,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
   await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
     id: `${p.opId}.a${i}`, title: a.title, description: a.description, severity: a.severity,
-    operation, createdAt: p.at, createdBy: p.userId, state: 1,
+    // As the IBC alerts: the time the alerts report shows and sorts by, the deposit it narrows on.
+    operation, timestamp: p.at, read: false, ...(p.alertDeposit ? { deposit: p.alertDeposit } : {}), createdAt: p.at, createdBy: p.userId, state: 1,
   } as unknown as Doc)), replay);
   for (const u of p.plan.updates) await store.patch(u.entity, u.id, u.set as Record<string, JsonValue>);
   // Ids after the operation's (time-ordered, as replayable as the engine's): a log is read in id
@@ -149,7 +152,11 @@ export class TransitionApplier {
       record: this.hooks.apply(wf.entity, definedOnly(plan.record)),
       records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, definedOnly(r.record)) })),
     };
-    const p: PreparedTransition = { opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs } };
+    const deposit = derived.record[wf.depositFields[0]];
+    const p: PreparedTransition = {
+      opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs },
+      ...(plan.alerts.length && typeof deposit === 'string' ? { alertDeposit: deposit } : {}),
+    };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
       for (const r of plan.records) await this.current(s, this.reg.workflows[r.workflow], r.id, r.before, true);

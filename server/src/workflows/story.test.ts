@@ -135,7 +135,10 @@ describe('import → declaration → delivery → partial reject → rejection a
     await expectStock([[product, 'P-001', plant, 600], [product, 'P-001', dist, 300]]);
     const steps = (await events('object_events', deliveryId)).map((e) => e.biz_step);
     expect(steps).toEqual(['shipping', 'receiving', 'inspecting']);
-    expect(await h.store.count('alert', { 'operation.id': deliveryId })).toBe(1);
+    // For the sender, when it was raised: what the alerts report narrows on and shows.
+    const [alert] = await h.store.find('alert', { filter: { 'operation.id': deliveryId } });
+    expect(alert).toMatchObject({ deposit: plant, severity: 'warning', read: false });
+    expect(typeof alert.timestamp === 'string' && alert.timestamp === alert.createdAt).toBe(true);
   });
 
   it('the sender accepts the rejection: the rejected quantity returns to the plant', async () => {

@@ -26,8 +26,8 @@ function ByKey({ as, fixedKey, back }: { as: 'screen' | 'print'; fixedKey?: stri
   return as === 'print' ? <PrintView key={def.key} def={def} /> : <ReportView key={def.key} def={def} back={back} />;
 }
 
-/** The shell hands /generate-report its query (`?report=<key>&<filters>`): opened here as `#/<key>?<filters>`. */
-function PrintDeepLink() {
+/** The shell hands a report feature its query (`?report=<key>&<filters>`, as "Generate report" or a link gives it): opened here as `#/<key>?<filters>`. */
+function ReportDeepLink() {
   const navigate = useNavigate();
   useEffect(() => {
     const to = printPathOf(window.location.search);
@@ -58,7 +58,7 @@ export default function ReportsScreen({ feature, warehouseName, goTo }: ReportsS
     <ReportsContext.Provider value={value}>
       <main className={`tm-guest tm-rep-screen tm-rep-screen--${view}`} data-testid="reports-screen" data-feature={feature.id} data-view={view}>
         {view !== 'print' && <h1 className="tm-op__title">{localize(feature.name, lang)}</h1>}
-        {view === 'print' && <PrintDeepLink />}
+        {view !== 'single' && <ReportDeepLink />}
         <Routes>
           {view === 'single' && <Route index element={<ByKey as="screen" fixedKey={key} back={false} />} />}
           {view === 'catalogue' && <Route index element={<Catalogue />} />}
