@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { loadRegistry, DefinitionError, type DefinitionSource, type Registry, type LoadResult } from '../engine/src/index';
 
@@ -24,6 +24,11 @@ export function readDefinitionSources(root: string): DefinitionSource[] {
   };
   for (const r of ROOTS) visit(join(root, r));
   return out;
+}
+
+/** Copies every definition directory (schemas/, reports/) of `from` into `to`: a configurator's copy to edit in a test. */
+export function copyDefinitions(from: string, to: string): void {
+  for (const r of ROOTS) if (existsSync(join(from, r))) cpSync(join(from, r), join(to, r), { recursive: true });
 }
 
 export function loadDefinitions(root: string): LoadResult {

@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registry } from '../engine/src/index';
-import { loadDefinitions } from '../definitions/read';
+import { copyDefinitions, loadDefinitions } from '../definitions/read';
 import { startHarness, type Harness } from '../server/src/testing/harness';
 import { aCompany } from '../server/src/testing/records';
 import { columnsOf } from '../engine/src/list/index';
@@ -28,8 +28,7 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'tm-configurator-'));
-  cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
-  cpSync(join(process.cwd(), 'reports'), join(root, 'reports'), { recursive: true });
+  copyDefinitions(process.cwd(), root);
   const file = join(root, 'schemas', 'extensions', 'companyCertification.json');
   const ext = JSON.parse(readFileSync(file, 'utf8')) as { fields: unknown[] };
   ext.fields.push(FIELD);

@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeploymentDef } from '../../engine/src/index';
+import { copyDefinitions } from '../../definitions/read';
 
 /**
  * A copy of the project's definitions with the deployment's frame settings pointed at the
@@ -10,8 +11,7 @@ import type { DeploymentDef } from '../../engine/src/index';
  */
 export function makeAppRoot(root: string, patch: (deployment: DeploymentDef) => void): string {
   const dir = mkdtempSync(join(tmpdir(), 'tm-e2e-root-'));
-  cpSync(join(root, 'schemas'), join(dir, 'schemas'), { recursive: true });
-  if (existsSync(join(root, 'reports'))) cpSync(join(root, 'reports'), join(dir, 'reports'), { recursive: true });
+  copyDefinitions(root, dir);
   symlinkSync(join(root, 'web'), join(dir, 'web'), 'dir');
   const file = join(dir, 'schemas', 'deployment.json');
   const deployment = JSON.parse(readFileSync(file, 'utf8')) as DeploymentDef;

@@ -7,13 +7,13 @@
  *    first page shown, median of 5. Target: < 300 ms.
  * Env: BENCH_COMPANIES (100000), BENCH_KEYS (60).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/src/app';
 import { ensureAdmin, prepareStore } from '../../server/src/boot';
 import { readConfig } from '../../server/src/config';
-import { requireDefinitions } from '../../definitions/read';
+import { copyDefinitions, requireDefinitions } from '../../definitions/read';
 import { openStore } from '../../server/src/store/index';
 import { Sessions } from '../../server/src/auth/sessions';
 import { routePlugins } from '../../server/src/routes/index';
@@ -45,8 +45,7 @@ async function main(): Promise<void> {
   const root = process.cwd();
   ensureWebBuild(root);
   const tmp = mkdtempSync(join(tmpdir(), 'tm-bench-forms-'));
-  cpSync(join(root, 'schemas'), join(tmp, 'schemas'), { recursive: true });
-  cpSync(join(root, 'reports'), join(tmp, 'reports'), { recursive: true });
+  copyDefinitions(root, tmp);
   writeFileSync(join(tmp, 'schemas', 'entities', 'bench_form.json'), JSON.stringify(syntheticEntity(300)));
   const registry = requireDefinitions(tmp);
   const dataDir = join(tmp, 'data');

@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../testing/process';
+import { copyDefinitions } from '../../../definitions/read';
 
 const dir = mkdtempSync(join(tmpdir(), 'tm-life-'));
 const env = { DATA_DIR: dir, ADMIN_EMAIL: 'root@test.local', ADMIN_PASSWORD: 'Root-pass-2026' };
@@ -55,7 +56,7 @@ describe('the server process', () => {
 
   it('refuses to start on a broken definition and names the file and pointer', async () => {
     const root = join(dir, 'broken');
-    cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+    copyDefinitions(process.cwd(), root);
     const plant = JSON.parse(readFileSync(join(root, 'schemas', 'entities', 'plant.json'), 'utf8'));
     plant.fields.find((f: { id: string }) => f.id === 'company').ref = 'compnay';
     writeFileSync(join(root, 'schemas', 'entities', 'plant.json'), JSON.stringify(plant));

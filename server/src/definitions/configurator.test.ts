@@ -1,13 +1,13 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../../engine/src/index';
 import { startHarness } from '../testing/harness';
-import { loadDefinitions } from '../../../definitions/read';
+import { copyDefinitions, loadDefinitions } from '../../../definitions/read';
 
 const root = mkdtempSync(join(tmpdir(), 'tm-conf-'));
-cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+copyDefinitions(process.cwd(), root);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const t = (en: string, es: string, fr: string) => ({ en, es, fr });

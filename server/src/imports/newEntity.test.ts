@@ -2,13 +2,13 @@
  * Issue 14: an entity added by the README's JSON edit alone is importable: deep link, CSV
  * template and import, with no code change.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { validateQuery, type Registry } from '../../../engine/src/index';
-import { loadDefinitions } from '../../../definitions/read';
+import { copyDefinitions, loadDefinitions } from '../../../definitions/read';
 import { multipart, seedReferences, startImportHarness, type ImportHarness } from './testing/harness';
 
 /** The loading_dock definition exactly as the README gives it. */
@@ -25,7 +25,7 @@ let h: ImportHarness;
 let importer: Record<string, string>;
 
 beforeAll(async () => {
-  cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+  copyDefinitions(process.cwd(), root);
   writeFileSync(join(root, 'schemas', 'entities', 'loading_dock.json'), readmeDock());
   // The same entity with no unique field, so with no import key: rows can only be added.
   const bay = readmeDock().replaceAll('loading_dock', 'loading_bay').replace('"unique": true, ', '');

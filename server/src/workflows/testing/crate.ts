@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deepFreeze } from '../../../../engine/src/registry/registry';
 import { sanitiseWorkflow } from '../../../../engine/src/registry/sanitise';
 import type { AccessKeyDef, Registry, WorkflowDef } from '../../../../engine/src/index';
-import { loadDefinitions } from '../../../../definitions/read';
+import { copyDefinitions, loadDefinitions } from '../../../../definitions/read';
 import type { Store } from '../../store/types';
 
 const FIXTURE = join(process.cwd(), 'server/src/workflows/fixtures/crate');
@@ -22,7 +22,7 @@ const json = <T>(path: string): T => JSON.parse(readFileSync(join(FIXTURE, path)
 export function crateRegistry(): Registry {
   const root = mkdtempSync(join(tmpdir(), 'tm-crate-defs-'));
   try {
-    cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+    copyDefinitions(process.cwd(), root);
     for (const file of readdirSync(join(FIXTURE, 'entities'))) cpSync(join(FIXTURE, 'entities', file), join(root, 'schemas/entities', file));
     const keys = json<AccessKeyDef[]>('access-keys.json');
     const accessFile = join(root, 'schemas/access.json');

@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry, WorkflowDef } from '../../../../engine/src/index';
-import { loadDefinitions } from '../../../../definitions/read';
+import { copyDefinitions, loadDefinitions } from '../../../../definitions/read';
 import type { Store } from '../../store/types';
 
 const t = (en: string) => ({ en, es: en, fr: en });
@@ -54,7 +54,7 @@ export const SHIPMENT_WORKFLOW: WorkflowDef = {
 export function shipmentRegistry(): Registry {
   const root = mkdtempSync(join(tmpdir(), 'tm-wf-defs-'));
   try {
-    cpSync(join(process.cwd(), 'schemas'), join(root, 'schemas'), { recursive: true });
+    copyDefinitions(process.cwd(), root);
     writeFileSync(join(root, 'schemas', 'entities', 'test_shipment.json'), JSON.stringify(SHIPMENT_ENTITY));
     writeFileSync(join(root, 'schemas', 'workflows', 'test_shipment.json'), JSON.stringify(SHIPMENT_WORKFLOW));
     const loaded = loadDefinitions(root);
