@@ -101,11 +101,21 @@ describe('embedded store aggregation', () => {
       { n: 0, v: 1 }, { n: 1, v: '1' }, { n: 2, v: [3, 'x', 9] }, { n: 3 }, { n: 4, v: null }, { n: 5, v: { a: 1 } }, { n: 6, v: 2 }, { n: 7, v: [] },
       { n: 8, w: [{ v: 'x' }, { v: 3 }] },
     ]);
+    // An $unwind of the joined array right after the join is done with it: with and without the documents that match nothing.
+    const unwinds: Pipeline[] = [[], [{ $unwind: '$hits' }], [{ $unwind: { path: '$hits', preserveNullAndEmptyArrays: true } }]];
+    const ids = (h: unknown) => (Array.isArray(h) ? h.map((d: Doc) => d.id).sort() : (h as Doc | undefined)?.id);
     for (const localField of ['v', 'w.v']) {
-      const pipeline: Pipeline = [{ $sort: { n: 1 } }, { $lookup: { from: 'keys', localField, foreignField: 'k', as: 'hits' } }, { $project: { _id: 0, n: 1, hits: '$hits.id' } }];
-      const want = new Aggregator(pipeline, { collectionResolver: () => keys }).run(refs);
-      const got = await store.aggregate('lefts', pipeline);
-      expect(got.map((r) => ({ ...r, hits: [...(r.hits as string[])].sort() }))).toEqual(want.map((r) => ({ ...r, hits: [...(r.hits as string[])].sort() })));
+      for (const unwind of unwinds) {
+        const join: Pipeline = [{ $sort: { n: 1 } }, { $lookup: { from: 'keys', localField, foreignField: 'k', as: 'hits' } }];
+        const pipeline = [...join, ...unwind];
+        // mingo lists an unmatched value of a local array as `undefined` among the hits; MongoDB lists matches only.
+        const joinedRefs = (new Aggregator(join, { collectionResolver: () => keys }).run(refs) as Doc[]).map((r) => ({ ...r, hits: (r.hits as unknown[]).filter((h) => h !== undefined) }));
+        const want = new Aggregator(unwind).run(joinedRefs) as Doc[];
+        const got = await store.aggregate('lefts', pipeline);
+        const key = (r: Doc) => `${String(r.n)} ${JSON.stringify(ids(r.hits))}`;
+        expect(got.map(key).sort()).toEqual(want.map(key).sort());
+        expect(got.every((r) => 'hits' in r)).toBe(want.every((r) => 'hits' in r));
+      }
     }
   });
 

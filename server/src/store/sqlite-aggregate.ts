@@ -87,36 +87,77 @@ function keyedLookup(stage: Record<string, unknown>): KeyedLookup | undefined {
 /** The first batch is small (a page needs a few rows), the next ones double up to this. */
 const LOOKUP_BATCH = 1000;
 
+/** Whether `stage` unwinds the array a lookup wrote to `as`, and keeps documents without a match when it does. */
+function unwindOf(stage: Record<string, unknown> | undefined, as: string): { preserve: boolean } | undefined {
+  const u = stage?.$unwind;
+  if (u === `$${as}`) return { preserve: false };
+  const spec = u as Record<string, unknown> | undefined;
+  if (!spec || typeof spec !== 'object' || spec.path !== `$${as}` || spec.includeArrayIndex !== undefined) return undefined;
+  return Object.keys(spec).every((k) => k === 'path' || k === 'preserveNullAndEmptyArrays') ? { preserve: spec.preserveNullAndEmptyArrays === true } : undefined;
+}
+
+type Rec = Record<string, unknown>;
+const values = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v ?? null]);
+
 /**
  * A keyed `$lookup` over a batch of input documents at a time: the foreign documents the batch's
- * local values name are read (an index or the primary key finds them), and mingo joins the
- * batch to those alone, so the answer is the one of a join on the whole collection. A large
- * collection joined this way (lots by number, return requests by id) is never held whole.
+ * local values name are read (an index or the primary key finds them) and joined as MongoDB
+ * does (a local array matches each of its values, null matches null and missing, a foreign
+ * array each of its elements). A large collection joined this way (lots by number, return
+ * requests by id) is never held whole. An `$unwind` of the joined array right after is done in
+ * the same pass. Keys that are documents or arrays go to mingo's join, on the whole collection.
  */
-function joined(source: Pull, l: KeyedLookup, foreign: ForeignReader, options: object): Pull {
-  const stage = [{ $lookup: l }];
+function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | undefined, foreign: ForeignReader, options: object): Pull {
   let size = 16;
   let out: unknown[] = [];
   let at = 0;
   let ended = false;
+  const join = (batch: Rec[]): unknown[] => {
+    const locals = batch.map((d) => resolve(d, l.localField) ?? null);
+    const keys = new Set<unknown>(locals.flatMap(values));
+    let hitsOf: (i: number) => unknown[];
+    if ([...keys].every((k) => k === null || typeof k !== 'object')) {
+      const byKey = new Map<unknown, Doc[]>();
+      for (const f of foreign.matching(l.from, l.foreignField, [...keys])) {
+        for (const v of values(resolve(f, l.foreignField))) {
+          const list = byKey.get(v ?? null);
+          if (list) list.push(f); else byKey.set(v ?? null, [f]);
+        }
+      }
+      hitsOf = (i) => {
+        const local = locals[i];
+        return Array.isArray(local) ? [...new Set(local.flatMap((v) => byKey.get(v) ?? []))] : [...(byKey.get(local) ?? [])];
+      };
+    } else {
+      const docs = foreign.all(l.from);
+      const looked = new Aggregator([{ $lookup: l }], { ...options, collectionResolver: () => docs }).run(batch) as Rec[];
+      // mingo lists an unmatched value of a local array as undefined; MongoDB lists the matches only.
+      hitsOf = (i) => (looked[i][l.as] as unknown[]).filter((h) => h !== undefined);
+    }
+    const result: unknown[] = [];
+    batch.forEach((d, i) => {
+      const hits = hitsOf(i);
+      if (!unwind) result.push({ ...d, [l.as]: hits });
+      else if (hits.length > 0) for (const h of hits) result.push({ ...d, [l.as]: h });
+      else if (unwind.preserve) {
+        const { [l.as]: _gone, ...rest } = d;
+        result.push(rest);
+      }
+    });
+    return result;
+  };
   return {
     next: () => {
       while (at >= out.length) {
         if (ended) return { done: true };
-        const batch: Record<string, unknown>[] = [];
+        const batch: Rec[] = [];
         while (batch.length < size) {
           const r = source.next();
           if (r.done) { ended = true; break; }
-          batch.push(r.value as Record<string, unknown>);
+          batch.push(r.value as Rec);
         }
         size = Math.min(size * 2, LOOKUP_BATCH);
-        if (batch.length === 0) return { done: true };
-        const keys = new Set<unknown>();
-        for (const d of batch) for (const v of [resolve(d, l.localField) ?? null].flat()) keys.add(v ?? null);
-        // A document or array as a key is compared whole by MongoDB: only the whole collection answers for it.
-        const plain = [...keys].every((k) => k === null || typeof k !== 'object');
-        const docs = plain ? foreign.matching(l.from, l.foreignField, [...keys]) : foreign.all(l.from);
-        out = new Aggregator(stage, { ...options, collectionResolver: () => docs }).run(batch);
+        out = batch.length ? join(batch) : [];
         at = 0;
       }
       return { done: false, value: out[at++] };
@@ -144,14 +185,18 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     if (run.length > 0) out = new Aggregator(run, options).stream(out);
     run = [];
   };
-  for (const stage of mongoCount(rest)) {
+  const stages = mongoCount(rest);
+  for (let i = 0; i < stages.length; i++) {
+    const stage = stages[i];
     const keyed = keyedLookup(stage);
     if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
     } else if (keyed) {
       flush();
-      out = joined(out, keyed, foreign, options);
+      const unwind = unwindOf(stages[i + 1], keyed.as);
+      if (unwind) i++;
+      out = joined(out, keyed, unwind, foreign, options);
     } else {
       run.push(stage);
     }
