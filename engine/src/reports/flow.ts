@@ -21,6 +21,8 @@ export interface Flow {
   orders: boolean;
   /** Row paths a stage copied from a source path (`returnedOn: "$at"`) and nothing rewrote since: row path → source path. */
   renames: Record<string, string>;
+  /** Row paths no two rows share a value of: a `$group`'s key (`batch: {$first: "$batch"}` under `_id: "$batch"`). */
+  unique: string[];
 }
 
 /** Where the collections a `$lookup` names come from: undefined for an unknown collection. */
@@ -42,7 +44,7 @@ const isInclusion = (v: unknown) => v === 1 || v === true;
  * that no earlier stage has, and `$lookup`s of unknown collections.
  */
 export function pipelineFlow(stages: readonly Stage[], source: Shape, collections: CollectionShapes, problem: Problems = () => {}, pointer = '/pipeline'): Flow {
-  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {} };
+  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [] };
   // `$lookup` results holding at most one document: joined on the foreign `id` (unique in every
   // collection) from a single-valued local path. Unwinding one keeps a row per document.
   const singles = new Set<string>();
@@ -66,10 +68,11 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
       flow.shape = setPath(flow.shape, path, node);
       for (const s of singles) if (overlaps(s, path)) singles.delete(s);
       for (const r of Object.keys(flow.renames)) if (overlaps(r, path)) delete flow.renames[r];
+      flow.unique = flow.unique.filter((u) => !overlaps(u, path));
     };
     /** Expressions of one stage read its input: the copies are worked out before the stage writes. */
     const renamesOf = (entries: [string, unknown][]) => entries.flatMap(([k, v]) => { const p = copied(v); return p === undefined ? [] : [[k, p] as const]; });
-    const forget = () => { singles.clear(); flow.renames = {}; };
+    const forget = () => { singles.clear(); flow.renames = {}; flow.unique = []; };
     switch (op) {
       case '$match': flow.rows = worse(flow.rows, 'atMostOne'); break;
       case '$sort': flow.orders = true; break;
@@ -126,7 +129,7 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         if (!path) break;
         const node = need(isRecord(arg) ? `${at}/path` : at, path);
         // An array of at most one document: kept, a row stays a row; else the row goes when it is empty.
-        if (!singles.has(path)) flow.rows = 'many';
+        if (!singles.has(path)) { flow.rows = 'many'; flow.unique = []; }
         else if (spec.preserveNullAndEmptyArrays !== true) flow.rows = worse(flow.rows, 'atMostOne');
         if (typeof spec.includeArrayIndex === 'string') touch(spec.includeArrayIndex, { many: false, of: 'scalar' });
         touch(path, node ? { ...node, many: false } : OPEN_NODE);
@@ -148,6 +151,12 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         }
         Object.assign(flow, { shape: out, replaced: true, rows: 'many' as const });
         forget();
+        // One row per value of the key: the key, and any copy of the grouped path, are unique.
+        const key = fieldRef(arg._id);
+        if (key !== undefined) {
+          const copies = Object.entries(arg).filter(([k, v]) => k !== '_id' && isRecord(v) && Object.keys(v).length === 1 && (v.$first === arg._id || v.$last === arg._id));
+          flow.unique = ['_id', ...copies.map(([k]) => k)];
+        }
         break;
       }
       case '$replaceRoot': {

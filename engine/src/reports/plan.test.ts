@@ -143,6 +143,20 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
     expect(reportPlan(reg, rewritten, parseReportQuery(reg, rewritten, {})).rows.at(-2)).toEqual({ $sort: { shippedOn: -1, id: 1 } });
   });
 
+  it('leaves out the de-duplication when the pipeline groups by its key, and keeps it when a later stage could repeat the key', () => {
+    const base = reg.reports.stock_test;
+    const group = { $group: { _id: '$batch', batch: { $first: '$batch' }, quantity: { $sum: '$quantity' }, deposits: { $sum: 1 } } };
+    const def: ReportDef = { ...base, pipeline: [{ $match: { quantity: { $gt: 0 } } }, { $sort: { quantity: -1 } }, group, { $lookup: { from: 'material', localField: 'batch', foreignField: 'id', as: 'm' } }] };
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, {}));
+    expect(plan.all).toEqual([{ $match: { quantity: { $gt: 0 } } }, ...def.pipeline.slice(1), { $sort: { quantity: -1 } }]);
+    expect(samePlans(def, { pageSize: '3' }).map((r) => r.batch).sort()).toEqual(['B0', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6']);
+    // A join on a field other than the unique id may match several documents: unwinding it may repeat a batch.
+    const unwound: ReportDef = { ...def, pipeline: [...def.pipeline, { $lookup: { from: 'material', localField: 'batch', foreignField: 'name', as: 'n' } }, { $unwind: { path: '$n', preserveNullAndEmptyArrays: true } }] };
+    expect(reportPlan(reg, unwound, parseReportQuery(reg, unwound, {})).all).toContainEqual({ $replaceRoot: { newRoot: '$row' } });
+    const renamed: ReportDef = { ...def, pipeline: [...def.pipeline, { $addFields: { batch: '$m.name' } }] };
+    expect(reportPlan(reg, renamed, parseReportQuery(reg, renamed, {})).all).toContainEqual({ $replaceRoot: { newRoot: '$row' } });
+  });
+
   it('sorts after the pipeline on a computed key, a looked-up key, or when the sort names a path the pipeline rewrites', () => {
     const top = reg.reports.top_batches;
     expect(reportPlan(reg, top, parseReportQuery(reg, top, {})).rows).toEqual([{ $match: {} }, ...top.pipeline, { $sort: { total: -1, batch: 1 } }, { $limit: 3 }]);

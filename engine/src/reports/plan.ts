@@ -111,7 +111,9 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
 
   const dedupeBy = def.dedupeBy ?? [];
   const idsUnique = dedupeBy.length === 1 && dedupeBy[0] === 'id' && flow.rows !== 'many' && keepsSourcePath(flow, 'id');
-  const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique ? [] : [
+  // A pipeline grouping by the de-duplication key already made its rows distinct by it.
+  const grouped = dedupeBy.length === 1 && flow.unique.includes(dedupeBy[0]);
+  const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique || grouped ? [] : [
     { $group: { _id: Object.fromEntries(dedupeBy.map((k, i) => [`k${i}`, `$${k}`])), row: { $first: '$$ROOT' } } },
     { $replaceRoot: { newRoot: '$row' } },
   ];
