@@ -17,6 +17,7 @@
  *   npx tsx scripts/bench/reports.ts --scale 0.05    # 50,000 records
  *   npx tsx scripts/bench/reports.ts --mongo         # MONGODB_URI or mongodb://127.0.0.1:27217; default scale 0.05
  *   BENCH_PORT=3580 npx tsx scripts/bench/reports.ts # the server's port (default 3580)
+ *   npx tsx scripts/bench/reports.ts --data DIR --reports a,b  # an embedded store a run left (kept), some reports only
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,15 +41,20 @@ const EXPORT_TIMEOUT_MS = 900_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3580);
 const ADMIN = { email: 'bench@test.local', password: 'Bench-pass-2026' };
 
-const dir = mkdtempSync(join(tmpdir(), 'tm-bench-reports-'));
+/** A store an earlier run filled (its fill is not repeated, the directory is kept). */
+const DATA = arg('--data');
+const ONLY = arg('--reports')?.split(',');
+const dir = DATA ?? mkdtempSync(join(tmpdir(), 'tm-bench-reports-'));
 const uri = MONGO ? (() => { const u = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27217'); u.pathname = `/bench_reports_${randomBytes(4).toString('hex')}`; return u.toString(); })() : '';
 console.log(`scale ${SCALE}: ${RECORDS} operation records on ${MONGO ? `MongoDB (${uri.replace(/\/\/[^@]*@/, '//')})` : `the embedded store (${dir})`}`);
 
 const registry = requireDefinitions(process.cwd());
 const store = await openStore({ dataDir: dir, mongodbUri: uri || undefined });
 await prepareStore(registry, store);
-const fill = await fillReports(registry, store, RECORDS, ADMIN);
-console.log(describeFill(fill, store.kind));
+if (!DATA) {
+  const fill = await fillReports(registry, store, RECORDS, ADMIN);
+  console.log(describeFill(fill, store.kind));
+}
 // The fill checked by the store's own aggregation (no HTTP, no report engine): the states, sync
 // statuses and holdings the reports group by are all there.
 for (const [label, coll, pipeline] of [
@@ -69,8 +75,9 @@ function pct(sorted: number[], p: number): number {
 
 // The floors, on the store as the fill left it, before the server starts.
 const floors = new Map<string, Floor>();
-for (const r of REPORTS) floors.set(r.key, await floorScan(r, MONGO ? { uri } : { file: join(dir, 'store.sqlite') }));
-for (const r of REPORTS) {
+const BENCHED = REPORTS.filter((r) => !ONLY || ONLY.includes(r.key));
+for (const r of BENCHED) floors.set(r.key, await floorScan(r, MONGO ? { uri } : { file: join(dir, 'store.sqlite') }));
+for (const r of BENCHED) {
   const f = floors.get(r.key)!;
   console.log(`floor ${r.key.padEnd(36)} scan ${String(f.rows).padStart(8)} rows ${ms(f.scanMs)} (${Math.round(f.rows / (f.scanMs / 1000))} rows/s)   first page ${ms(f.pageMs)}   [${r.floorLabel}]`);
 }
@@ -160,7 +167,7 @@ async function sampleHealth(until: Promise<unknown>): Promise<number[]> {
 
 const available: BenchReport[] = [];
 const exported = new Map<string, ExportRun>();
-for (const r of REPORTS) {
+for (const r of BENCHED) {
   const f = floors.get(r.key)!;
   const page = await firstPage(r);
   if ('missing' in page) {
@@ -194,5 +201,5 @@ if (pair.length === 2) {
 
 await stopProcess(server.child);
 if (MONGO) await dropMongo(uri);
-rmSync(dir, { recursive: true, force: true });
+if (!DATA) rmSync(dir, { recursive: true, force: true });
 console.log(`elapsed ${((performance.now() - T0) / 1000).toFixed(0)} s`);

@@ -13,7 +13,7 @@ export interface BenchReport {
   key: string;
   kind: 'product list' | 'stock' | 'top-ten' | 'IBC history' | 'pending declaration';
   collection: string;
-  /** SQL over `doc`, and the same condition as a MongoDB filter; `formulated` stands for the formulated products' ids. */
+  /** SQL over `doc`, and the same condition as a MongoDB filter; `$nin: 'raw'` stands for the raw materials' ids. */
   where: { sql: string; mongo: Record<string, unknown> };
   /** The default sort of the report's first page (a source path), descending. */
   sortDesc: string;
@@ -22,22 +22,24 @@ export interface BenchReport {
   floorLabel: string;
 }
 
-const FORMULATED_SQL = `(SELECT id FROM "material" WHERE json_extract(doc, '$.extensions.agrochemicalMaterial.material_type') = 'formulated_product')`;
+const NOT_RAW_SQL = `(SELECT id FROM "material" WHERE json_extract(doc, '$.raw') = 1)`;
 
+/** The rows each report's pipeline reads: its leading conditions, as the definitions in reports/ state them. */
 export const REPORTS: BenchReport[] = [
   {
     key: 'deliveries_products_report', kind: 'product list', collection: 'delivery', sortDesc: 'sendDate',
     where: { sql: '1', mongo: {} }, floorLabel: 'every delivery',
   },
   {
-    key: 'finished_goods_stock', kind: 'stock', collection: 'stock_balance', sortDesc: 'batch',
-    where: { sql: `json_extract(doc, '$.quantity') > 0 AND json_extract(doc, '$.material') IN ${FORMULATED_SQL}`, mongo: { quantity: { $gt: 0 }, material: { $in: 'formulated' } } },
-    floorLabel: 'stock_balance of formulated products, quantity > 0',
+    // Grouped by batch and sorted on the lot's expiration date: the first page reads every balance.
+    key: 'finished_goods_stock', kind: 'stock', collection: 'stock_balance', sortDesc: 'batch', grouped: true,
+    where: { sql: `json_extract(doc, '$.quantity') > 0 AND json_extract(doc, '$.material') NOT IN ${NOT_RAW_SQL}`, mongo: { quantity: { $gt: 0 }, material: { $nin: 'raw' } } },
+    floorLabel: 'stock_balance with quantity > 0, raw materials left out',
   },
   {
     key: 'top_ten_customers_with_ibc_on_hand', kind: 'top-ten', collection: 'ibc_event', sortDesc: 'at', grouped: true,
-    where: { sql: `json_extract(doc, '$.transition') IN ('receive', 'return')`, mongo: { transition: { $in: ['receive', 'return'] } } },
-    floorLabel: 'ibc_event receive and return rows (taken, returned per customer)',
+    where: { sql: `json_extract(doc, '$.transition') IN ('receive', 'return') AND coalesce(json_extract(doc, '$.customer'), '') <> ''`, mongo: { transition: { $in: ['receive', 'return'] }, customer: { $nin: [null, ''] } } },
+    floorLabel: 'ibc_event receive and return rows with a customer (taken, returned per customer)',
   },
   {
     key: 'ibc_return_history', kind: 'IBC history', collection: 'ibc_event', sortDesc: 'at',
@@ -46,8 +48,8 @@ export const REPORTS: BenchReport[] = [
   },
   {
     key: 'products_pending_declaration', kind: 'pending declaration', collection: 'product_declaration', sortDesc: 'productionDate',
-    where: { sql: `json_extract(doc, '$.sync.status') = ''`, mongo: { 'sync.status': '' } },
-    floorLabel: 'product declarations with an empty sync status',
+    where: { sql: `json_extract(doc, '$.status') = 'Declared' AND json_extract(doc, '$.sync.status') = ''`, mongo: { status: 'Declared', 'sync.status': '' } },
+    floorLabel: 'declared product declarations with an empty sync status',
   },
 ];
 
@@ -83,9 +85,9 @@ async function mongoFloor(r: BenchReport, uri: string): Promise<Floor> {
   try {
     const db = client.db();
     const filter = { ...r.where.mongo };
-    if ((filter.material as { $in?: unknown } | undefined)?.$in === 'formulated') {
-      const ids = await db.collection('material').find({ 'extensions.agrochemicalMaterial.material_type': 'formulated_product' }, { projection: { _id: 1 } }).toArray();
-      filter.material = { $in: ids.map((m) => m._id) };
+    if ((filter.material as { $nin?: unknown } | undefined)?.$nin === 'raw') {
+      const ids = await db.collection('material').find({ raw: true }, { projection: { _id: 1 } }).toArray();
+      filter.material = { $nin: ids.map((m) => m._id) };
     }
     let t = performance.now();
     let rows = 0;

@@ -19,6 +19,10 @@ export interface Flow {
   rows: 'one' | 'atMostOne' | 'many';
   /** The pipeline orders or cuts rows itself ($sort, $skip, $limit): an earlier sort would change what it keeps. */
   orders: boolean;
+  /** Row paths a stage copied from a source path (`returnedOn: "$at"`) and nothing rewrote since: row path → source path. */
+  renames: Record<string, string>;
+  /** Row paths no two rows share a value of: a `$group`'s key (`batch: {$first: "$batch"}` under `_id: "$batch"`). */
+  unique: string[];
 }
 
 /** Where the collections a `$lookup` names come from: undefined for an unknown collection. */
@@ -40,7 +44,16 @@ const isInclusion = (v: unknown) => v === 1 || v === true;
  * that no earlier stage has, and `$lookup`s of unknown collections.
  */
 export function pipelineFlow(stages: readonly Stage[], source: Shape, collections: CollectionShapes, problem: Problems = () => {}, pointer = '/pipeline'): Flow {
-  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false };
+  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [] };
+  // `$lookup` results holding at most one document: joined on the foreign `id` (unique in every
+  // collection) from a single-valued local path. Unwinding one keeps a row per document.
+  const singles = new Set<string>();
+  const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  /** The source path a `"$path"` value copies, when the path still holds the source's value. */
+  const copied = (v: unknown): string | undefined => {
+    const p = fieldRef(v);
+    return p !== undefined && keepsSourcePath(flow, p) ? p : flow.renames[p ?? ''];
+  };
   const need = (at: string, path: string): ShapeNode | undefined => {
     const node = nodeAt(flow.shape, path);
     if (!node) problem(at, `field "${path}" does not exist at this stage`);
@@ -53,14 +66,24 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
     const touch = (path: string, node: ShapeNode | undefined) => {
       flow.touched.push(path);
       flow.shape = setPath(flow.shape, path, node);
+      for (const s of singles) if (overlaps(s, path)) singles.delete(s);
+      for (const r of Object.keys(flow.renames)) if (overlaps(r, path)) delete flow.renames[r];
+      flow.unique = flow.unique.filter((u) => !overlaps(u, path));
     };
+    /** Expressions of one stage read its input: the copies are worked out before the stage writes. */
+    const renamesOf = (entries: [string, unknown][]) => entries.flatMap(([k, v]) => { const p = copied(v); return p === undefined ? [] : [[k, p] as const]; });
+    const forget = () => { singles.clear(); flow.renames = {}; flow.unique = []; };
     switch (op) {
       case '$match': flow.rows = worse(flow.rows, 'atMostOne'); break;
       case '$sort': flow.orders = true; break;
       case '$skip': case '$limit': flow.orders = true; flow.rows = worse(flow.rows, 'atMostOne'); break;
-      case '$addFields': case '$set':
-        if (isRecord(arg)) for (const [k, v] of Object.entries(arg)) touch(k, exprNode(v, flow.shape, `${at}/${escapePointer(k)}`, problem));
+      case '$addFields': case '$set': {
+        if (!isRecord(arg)) break;
+        const renamed = renamesOf(Object.entries(arg));
+        for (const [k, v] of Object.entries(arg)) touch(k, exprNode(v, flow.shape, `${at}/${escapePointer(k)}`, problem));
+        for (const [k, p] of renamed) flow.renames[k] = p;
         break;
+      }
       case '$unset':
         for (const k of Array.isArray(arg) ? arg : [arg]) if (typeof k === 'string') touch(k, undefined);
         break;
@@ -72,16 +95,18 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
           break;
         }
         const before = flow.shape;
+        const renamed = renamesOf(Object.entries(arg).filter(([, v]) => !isInclusion(v) && !isExclusion(v)));
         let next: Shape = {};
         for (const [k, v] of Object.entries(arg)) {
           if (isExclusion(v)) continue;
           const node = isInclusion(v) ? need(`${at}/${escapePointer(k)}`, k) : exprNode(v, before, `${at}/${escapePointer(k)}`, problem);
-          if (!isInclusion(v)) flow.touched.push(k);
           next = setPath(next, k, node ?? OPEN_NODE);
         }
         // Everything not kept is gone: a sort on it after this stage sorts on nothing.
-        if (before !== 'open') for (const k of Object.keys(before)) if (!(k in arg) && !Object.keys(arg).some((p) => p.startsWith(`${k}.`))) flow.touched.push(k);
+        if (before !== 'open') for (const k of Object.keys(before)) if (!(k in arg) && !Object.keys(arg).some((p) => p.startsWith(`${k}.`))) touch(k, undefined);
+        for (const [k, v] of Object.entries(arg)) if (!isInclusion(v) && !isExclusion(v)) touch(k, undefined);
         flow.shape = next;
+        for (const [k, p] of renamed) flow.renames[k] = p;
         break;
       }
       case '$lookup': {
@@ -91,7 +116,11 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         if (typeof arg.localField === 'string') need(`${at}/localField`, arg.localField);
         let joined: Shape = from ?? 'open';
         if (Array.isArray(arg.pipeline)) joined = pipelineFlow(arg.pipeline as Stage[], joined, collections, problem, `${at}/pipeline`).shape;
-        if (typeof arg.as === 'string') touch(arg.as, { many: true, of: joined });
+        if (typeof arg.as === 'string') {
+          const single = arg.foreignField === 'id' && !Array.isArray(arg.pipeline) && typeof arg.localField === 'string' && singleValued(flow.shape, arg.localField);
+          touch(arg.as, { many: true, of: joined });
+          if (single) singles.add(arg.as);
+        }
         break;
       }
       case '$unwind': {
@@ -99,7 +128,9 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         const path = fieldRef(spec.path);
         if (!path) break;
         const node = need(isRecord(arg) ? `${at}/path` : at, path);
-        flow.rows = 'many';
+        // An array of at most one document: kept, a row stays a row; else the row goes when it is empty.
+        if (!singles.has(path)) { flow.rows = 'many'; flow.unique = []; }
+        else if (spec.preserveNullAndEmptyArrays !== true) flow.rows = worse(flow.rows, 'atMostOne');
         if (typeof spec.includeArrayIndex === 'string') touch(spec.includeArrayIndex, { many: false, of: 'scalar' });
         touch(path, node ? { ...node, many: false } : OPEN_NODE);
         break;
@@ -119,16 +150,25 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
           else { if (acc === '$min' || acc === '$max' || acc === '$sum' || acc === '$avg') node(); out[k] = { many: false, of: 'scalar' }; }
         }
         Object.assign(flow, { shape: out, replaced: true, rows: 'many' as const });
+        forget();
+        // One row per value of the key: the key, and any copy of the grouped path, are unique.
+        const key = fieldRef(arg._id);
+        if (key !== undefined) {
+          const copies = Object.entries(arg).filter(([k, v]) => k !== '_id' && isRecord(v) && Object.keys(v).length === 1 && (v.$first === arg._id || v.$last === arg._id));
+          flow.unique = ['_id', ...copies.map(([k]) => k)];
+        }
         break;
       }
       case '$replaceRoot': {
         const root = isRecord(arg) ? exprNode(arg.newRoot, flow.shape, `${at}/newRoot`, problem) : OPEN_NODE;
         // A root computed by an operator has no knowable fields: the rows' paths go unchecked then.
         Object.assign(flow, { shape: root.of === 'scalar' ? 'open' : root.of, replaced: true });
+        forget();
         break;
       }
       case '$count':
         Object.assign(flow, { shape: { [String(arg)]: { many: false, of: 'scalar' } }, replaced: true, rows: 'many' as const });
+        forget();
         break;
       case '$facet': {
         const out: Record<string, ShapeNode> = {};
@@ -136,12 +176,28 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
           out[k] = { many: true, of: pipelineFlow(Array.isArray(sub) ? (sub as Stage[]) : [], flow.shape, collections, problem, `${at}/${escapePointer(k)}`).shape };
         }
         Object.assign(flow, { shape: out, replaced: true, rows: 'many' as const });
+        forget();
         break;
       }
       default: break;
     }
   });
   return flow;
+}
+
+/** Whether `path` holds one value at most in documents of `shape`: no array on the way, and a known field. */
+function singleValued(shape: Shape, path: string): boolean {
+  const parts = path.split('.');
+  return parts.every((_, i) => {
+    const node = nodeAt(shape, parts.slice(0, i + 1).join('.'));
+    return node !== undefined && !node.many && (i === parts.length - 1 ? node.of === 'scalar' : node.of !== 'open');
+  });
+}
+
+/** The source path a row path holds the value of: itself when the pipeline leaves it alone, the path it was copied from, else undefined. */
+export function sourcePathOf(flow: Flow, path: string): string | undefined {
+  if (keepsSourcePath(flow, path)) return path;
+  return flow.replaced ? undefined : flow.renames[path];
 }
 
 /** Whether the row value at `path` is the source document's value at `path`, untouched by the pipeline. */

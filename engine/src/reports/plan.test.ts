@@ -103,7 +103,58 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
     expect('pipeline' in plan.count).toBe(true);
     const lines = reg.reports.shipment_lines;
     const lp = reportPlan(reg, lines, parseReportQuery(reg, lines, {}));
-    expect(lp.rows).toEqual([{ $match: {} }, { $sort: { shipmentID: 1, id: 1 } }, ...lines.pipeline, { $limit: 21 }]);
+    // The pipeline's leading $match filters source records: it joins the request's own conditions, ahead of the sort.
+    expect(lp.rows).toEqual([{ $match: { status: { $ne: 'Draft' } } }, { $sort: { shipmentID: 1, id: 1 } }, { $unwind: '$lines' }, { $limit: 21 }]);
+    expect(lp.count).toEqual({ pipeline: [{ $match: { status: { $ne: 'Draft' } } }, { $unwind: '$lines' }, { $count: 'n' }] });
+  });
+
+  it('moves sort and page ahead of a leading $match, of joins on a unique id unwound with their empty arrays kept, and of a copied sort key', () => {
+    const base = reg.reports.shipments_report;
+    const def: ReportDef = {
+      ...base,
+      pipeline: [
+        { $match: { status: { $ne: 'Draft' } } },
+        { $lookup: { from: 'company_division', localField: 'receiverDeposit', foreignField: 'id', as: 'receiver' } },
+        { $unwind: { path: '$receiver', preserveNullAndEmptyArrays: true } },
+        { $project: { id: 1, shipmentID: 1, status: 1, deposit: 1, lines: 1, receiver: 1, shippedOn: '$sendDate' } },
+      ],
+      sort: { shippedOn: -1 },
+    };
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, { pageSize: '5', page: '2' }));
+    expect(plan.rows).toEqual([
+      { $match: { status: { $ne: 'Draft' } } }, { $sort: { sendDate: -1, id: 1 } }, { $skip: 5 }, { $limit: 6 }, ...def.pipeline.slice(1),
+    ]);
+    expect(plan.count).toEqual({ filter: { status: { $ne: 'Draft' } } });
+    const rows = samePlans(def, { pageSize: '7' });
+    expect(rows.length).toBe(collections.shipment.filter((s) => s.status !== 'Draft').length);
+    samePlans(def, { sort: '-shipmentID', status: 'Accepted', pageSize: '4' }, { deposit: { $in: ['d1'] } });
+    // Without preserveNullAndEmptyArrays a record with no match is dropped: the sort moves, the page does not.
+    const inner: ReportDef = { ...def, pipeline: def.pipeline.map((s) => ('$unwind' in s ? { $unwind: '$receiver' } : s)) };
+    expect(reportPlan(reg, inner, parseReportQuery(reg, inner, {})).rows.slice(1, 3)).toEqual([{ $sort: { sendDate: -1, id: 1 } }, inner.pipeline[1]]);
+    samePlans(inner, { pageSize: '6' });
+    // A join from a path of many values (every line's material) may match several: unwinding it multiplies rows.
+    const many: ReportDef = { ...def, dedupeBy: [], pipeline: [{ $lookup: { from: 'material', localField: 'lines.material', foreignField: 'id', as: 'receiver' } }, { $unwind: { path: '$receiver', preserveNullAndEmptyArrays: true } }, def.pipeline[3]] };
+    const mp = reportPlan(reg, many, parseReportQuery(reg, many, {}));
+    expect(mp.rows.slice(0, 3)).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, many.pipeline[0]]);
+    expect('pipeline' in mp.count).toBe(true);
+    samePlans(many, { pageSize: '9' });
+    // A copy rewritten later is no source path any more.
+    const rewritten: ReportDef = { ...def, pipeline: [...def.pipeline, { $addFields: { shippedOn: { $toUpper: '$shippedOn' } } }] };
+    expect(reportPlan(reg, rewritten, parseReportQuery(reg, rewritten, {})).rows.at(-2)).toEqual({ $sort: { shippedOn: -1, id: 1 } });
+  });
+
+  it('leaves out the de-duplication when the pipeline groups by its key, and keeps it when a later stage could repeat the key', () => {
+    const base = reg.reports.stock_test;
+    const group = { $group: { _id: '$batch', batch: { $first: '$batch' }, quantity: { $sum: '$quantity' }, deposits: { $sum: 1 } } };
+    const def: ReportDef = { ...base, pipeline: [{ $match: { quantity: { $gt: 0 } } }, { $sort: { quantity: -1 } }, group, { $lookup: { from: 'material', localField: 'batch', foreignField: 'id', as: 'm' } }] };
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, {}));
+    expect(plan.all).toEqual([{ $match: { quantity: { $gt: 0 } } }, ...def.pipeline.slice(1), { $sort: { quantity: -1 } }]);
+    expect(samePlans(def, { pageSize: '3' }).map((r) => r.batch).sort()).toEqual(['B0', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6']);
+    // A join on a field other than the unique id may match several documents: unwinding it may repeat a batch.
+    const unwound: ReportDef = { ...def, pipeline: [...def.pipeline, { $lookup: { from: 'material', localField: 'batch', foreignField: 'name', as: 'n' } }, { $unwind: { path: '$n', preserveNullAndEmptyArrays: true } }] };
+    expect(reportPlan(reg, unwound, parseReportQuery(reg, unwound, {})).all).toContainEqual({ $replaceRoot: { newRoot: '$row' } });
+    const renamed: ReportDef = { ...def, pipeline: [...def.pipeline, { $addFields: { batch: '$m.name' } }] };
+    expect(reportPlan(reg, renamed, parseReportQuery(reg, renamed, {})).all).toContainEqual({ $replaceRoot: { newRoot: '$row' } });
   });
 
   it('sorts after the pipeline on a computed key, a looked-up key, or when the sort names a path the pipeline rewrites', () => {

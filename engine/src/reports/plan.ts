@@ -1,7 +1,7 @@
 import { enabledExtensions, type Registry } from '../registry/registry';
 import type { ReportDef, ReportFilterDef } from '../types';
 import { collectionShape, type EntityParts } from './collections';
-import { keepsSourcePath, pipelineFlow, type Flow } from './flow';
+import { keepsSourcePath, pipelineFlow, sourcePathOf, type Flow } from './flow';
 import type { FilterValue, ReportQuery } from './query';
 import { hasPath, type Shape } from './shape';
 
@@ -22,8 +22,12 @@ export interface ReportPlan {
   count: { filter: Filter } | { pipeline: Stage[] };
 }
 
-/** The source collection's shape and what the report's pipeline does to it, worked out once per report. */
-interface Analysis { source: Shape; flow: Flow }
+/**
+ * The source collection's shape and what the report's pipeline does to it, worked out once per
+ * report. The pipeline's leading `$match` stages filter source documents as the request's own
+ * conditions do: they join those (`matches`), and `flow` is what the stages after them do.
+ */
+interface Analysis { source: Shape; matches: Filter[]; rest: Stage[]; flow: Flow }
 const analyses = new WeakMap<ReportDef, Analysis>();
 
 export function registryEntity(reg: Registry): (name: string) => EntityParts | undefined {
@@ -39,7 +43,11 @@ function analyse(reg: Registry, def: ReportDef): Analysis {
     const shapeOf = (name: string) => collectionShape(name, registryEntity(reg));
     // The registry checked the source exists; an open shape keeps the planner conservative regardless.
     const source = shapeOf(def.source.entity) ?? 'open';
-    analyses.set(def, (a = { source, flow: pipelineFlow(def.pipeline, source, shapeOf) }));
+    let n = 0;
+    while (n < def.pipeline.length && '$match' in def.pipeline[n]) n++;
+    const rest = def.pipeline.slice(n);
+    const matches = def.pipeline.slice(0, n).map((s) => s.$match as Filter);
+    analyses.set(def, (a = { source, matches, rest, flow: pipelineFlow(rest, source, shapeOf) }));
   }
   return a;
 }
@@ -90,8 +98,8 @@ function windowStages(skip: number, take: number | undefined, cap: number | unde
  * keeps the plain order, the reference a moved plan must answer the same as (tests, diagnosis).
  */
 export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?: Filter, options: { pushdown?: boolean } = {}): ReportPlan {
-  const { source, flow } = analyse(reg, def);
-  const sourceConds: Filter[] = scope && Object.keys(scope).length ? [scope] : [];
+  const { source, matches, rest, flow } = analyse(reg, def);
+  const sourceConds: Filter[] = [...(scope && Object.keys(scope).length ? [scope] : []), ...matches];
   const rowConds: Filter[] = [];
   for (const f of def.filters) {
     const v = q.filters[f.id];
@@ -103,7 +111,9 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
 
   const dedupeBy = def.dedupeBy ?? [];
   const idsUnique = dedupeBy.length === 1 && dedupeBy[0] === 'id' && flow.rows !== 'many' && keepsSourcePath(flow, 'id');
-  const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique ? [] : [
+  // A pipeline grouping by the de-duplication key already made its rows distinct by it.
+  const grouped = dedupeBy.length === 1 && flow.unique.includes(dedupeBy[0]);
+  const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique || grouped ? [] : [
     { $group: { _id: Object.fromEntries(dedupeBy.map((k, i) => [`k${i}`, `$${k}`])), row: { $first: '$$ROOT' } } },
     { $replaceRoot: { newRoot: '$row' } },
   ];
@@ -111,14 +121,18 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
   const sort: Record<string, 1 | -1> = { ...(q.sort ?? def.sort) };
   if (!('id' in sort) && hasPath(flow.shape, 'id')) sort.id = 1;
   const sortStage: Stage = { $sort: sort };
-  const sortFirst = options.pushdown !== false && !flow.orders && dedupe.length === 0 && Object.keys(sort).every((k) => hasPath(source, k) && keepsSourcePath(flow, k));
+  // The sort on source paths: a row path the pipeline copied (`returnedOn: "$at"`) sorts on its source.
+  const sourceSort = Object.entries(sort).map(([k, dir]) => [sourcePathOf(flow, k), dir] as const);
+  const sortFirst = options.pushdown !== false && !flow.orders && dedupe.length === 0 && sourceSort.every(([k]) => k !== undefined && hasPath(source, k))
+    && new Set(sourceSort.map(([k]) => k)).size === sourceSort.length;
   const pageFirst = sortFirst && flow.rows === 'one' && rowConds.length === 0;
+  const firstSort: Stage = { $sort: Object.fromEntries(sourceSort) };
 
   const skip = (q.page - 1) * q.pageSize;
   const compose = (window: Stage[]): Stage[] => {
-    if (pageFirst) return [lead, sortStage, ...window, ...def.pipeline];
-    if (sortFirst) return [lead, sortStage, ...def.pipeline, ...rowMatch, ...window];
-    return [lead, ...def.pipeline, ...rowMatch, ...dedupe, sortStage, ...window];
+    if (pageFirst) return [lead, firstSort, ...window, ...rest];
+    if (sortFirst) return [lead, firstSort, ...rest, ...rowMatch, ...window];
+    return [lead, ...rest, ...rowMatch, ...dedupe, sortStage, ...window];
   };
   const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
   return {
@@ -127,6 +141,6 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
     all: compose(windowStages(0, undefined, def.limit)),
     count: plainCount
       ? { filter: where }
-      : { pipeline: [lead, ...def.pipeline, ...rowMatch, ...dedupe, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
+      : { pipeline: [lead, ...rest, ...rowMatch, ...dedupe, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
   };
 }

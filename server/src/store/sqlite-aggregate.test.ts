@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { Aggregator } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from './sqlite.js';
 import type { Doc, Pipeline } from './types.js';
@@ -77,6 +78,46 @@ describe('embedded store aggregation', () => {
     expect(whole).toBeGreaterThan(20_000_000); // the whole result: about 200 bytes a row
     expect(peak).toBeLessThan(whole / 10);
   }, 120_000);
+
+  it('joins a $lookup by key: a page joined to a big collection reads only the documents it names', async () => {
+    await store.insertMany('refs', Array.from({ length: 40 }, (_, i) => ({ i, one: i * 5000 })));
+    const pipeline: Pipeline = [{ $sort: { i: 1 } }, { $lookup: { from: 'big', localField: 'one', foreignField: 'seq', as: 'hit' } }, { $project: { _id: 0, i: 1, seq: { $first: '$hit.seq' } } }];
+    const base = heap();
+    const it = store.aggregateCursor('refs', pipeline, { batchSize: 2 })[Symbol.asyncIterator]();
+    expect((await it.next()).value).toEqual([{ i: 0, seq: 0 }, { i: 1, seq: 5000 }]);
+    // The whole collection held for the join would be some 40 MB (200,000 documents).
+    expect(heap() - base).toBeLessThan(4_000_000);
+    await it.return(undefined);
+    const all = await store.aggregate('refs', pipeline);
+    expect(all).toHaveLength(40);
+    expect(all.every((r) => r.seq === (r.i as number) * 5000)).toBe(true);
+  }, 60_000);
+
+  it('joins by key as a join on the whole collection: arrays on either side, null and missing values, documents as keys', async () => {
+    const keys = await store.insertMany('keys', [
+      { k: 1 }, { k: '1' }, { k: [2, 3] }, { k: null }, {}, { k: { a: 1 } }, { k: 'x' }, { k: 3 }, { k: [{ a: 1 }] },
+    ]);
+    const refs = await store.insertMany('lefts', [
+      { n: 0, v: 1 }, { n: 1, v: '1' }, { n: 2, v: [3, 'x', 9] }, { n: 3 }, { n: 4, v: null }, { n: 5, v: { a: 1 } }, { n: 6, v: 2 }, { n: 7, v: [] },
+      { n: 8, w: [{ v: 'x' }, { v: 3 }] },
+    ]);
+    // An $unwind of the joined array right after the join is done with it: with and without the documents that match nothing.
+    const unwinds: Pipeline[] = [[], [{ $unwind: '$hits' }], [{ $unwind: { path: '$hits', preserveNullAndEmptyArrays: true } }]];
+    const ids = (h: unknown) => (Array.isArray(h) ? h.map((d: Doc) => d.id).sort() : (h as Doc | undefined)?.id);
+    for (const localField of ['v', 'w.v']) {
+      for (const unwind of unwinds) {
+        const join: Pipeline = [{ $sort: { n: 1 } }, { $lookup: { from: 'keys', localField, foreignField: 'k', as: 'hits' } }];
+        const pipeline = [...join, ...unwind];
+        // mingo lists an unmatched value of a local array as `undefined` among the hits; MongoDB lists matches only.
+        const joinedRefs = (new Aggregator(join, { collectionResolver: () => keys }).run(refs) as Doc[]).map((r) => ({ ...r, hits: (r.hits as unknown[]).filter((h) => h !== undefined) }));
+        const want = new Aggregator(unwind).run(joinedRefs) as Doc[];
+        const got = await store.aggregate('lefts', pipeline);
+        const key = (r: Doc) => `${String(r.n)} ${JSON.stringify(ids(r.hits))}`;
+        expect(got.map(key).sort()).toEqual(want.map(key).sort());
+        expect(got.every((r) => 'hits' in r)).toBe(want.every((r) => 'hits' in r));
+      }
+    }
+  });
 
   it('streams from a read-only store holding a snapshot while the writer goes on', async () => {
     const reader = new SqliteStore({ dataDir: dir, readOnly: true });

@@ -5,6 +5,7 @@
  * `$limit` after `$unwind` stops the statement early, and a cursor holds one batch at a time.
  */
 import { Aggregator } from 'mingo';
+import { resolve } from 'mingo/util';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
@@ -47,17 +48,6 @@ export function splitSqlHead(pipeline: Pipeline): SqlHead {
   return { filter, sort, skip, limit, rest: pipeline.slice(i) };
 }
 
-/** Collections named by $lookup, including inside $facet sub-pipelines. */
-export function lookupTargets(pipeline: Pipeline, out: Set<string> = new Set()): Set<string> {
-  for (const stage of pipeline) {
-    const lookup = stage.$lookup as { from?: string } | undefined;
-    if (lookup?.from) out.add(lookup.from);
-    const facet = stage.$facet as Record<string, Pipeline> | undefined;
-    if (facet) for (const sub of Object.values(facet)) lookupTargets(sub, out);
-  }
-  return out;
-}
-
 /**
  * mingo's $count yields {n: 0} for no input where MongoDB yields nothing; MongoDB documents
  * $count as this $group + $project, which mingo runs the MongoDB way.
@@ -75,6 +65,106 @@ interface Pull {
   next(): { done: boolean; value?: unknown };
 }
 
+/**
+ * Where a pipeline's `$lookup`s read the collections they join: `matching` the documents whose
+ * `field` equals one of `keys` (MongoDB's equality: null also matches a missing field), `all`
+ * the whole collection (a join mingo runs itself).
+ */
+export interface ForeignReader {
+  matching(name: string, field: string, keys: unknown[]): Doc[];
+  all(name: string): Doc[];
+}
+
+/** A `$lookup` on a local and a foreign field, nothing more: it can read only the documents its input names. */
+interface KeyedLookup { from: string; localField: string; foreignField: string; as: string }
+
+function keyedLookup(stage: Record<string, unknown>): KeyedLookup | undefined {
+  const l = stage.$lookup as Record<string, unknown> | undefined;
+  if (!l || l.pipeline !== undefined || l.let !== undefined) return undefined;
+  return [l.from, l.localField, l.foreignField, l.as].every((v) => typeof v === 'string') ? (l as unknown as KeyedLookup) : undefined;
+}
+
+/** The first batch is small (a page needs a few rows), the next ones double up to this. */
+const LOOKUP_BATCH = 1000;
+
+/** Whether `stage` unwinds the array a lookup wrote to `as`, and keeps documents without a match when it does. */
+function unwindOf(stage: Record<string, unknown> | undefined, as: string): { preserve: boolean } | undefined {
+  const u = stage?.$unwind;
+  if (u === `$${as}`) return { preserve: false };
+  const spec = u as Record<string, unknown> | undefined;
+  if (!spec || typeof spec !== 'object' || spec.path !== `$${as}` || spec.includeArrayIndex !== undefined) return undefined;
+  return Object.keys(spec).every((k) => k === 'path' || k === 'preserveNullAndEmptyArrays') ? { preserve: spec.preserveNullAndEmptyArrays === true } : undefined;
+}
+
+type Rec = Record<string, unknown>;
+const values = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v ?? null]);
+
+/**
+ * A keyed `$lookup` over a batch of input documents at a time: the foreign documents the batch's
+ * local values name are read (an index or the primary key finds them) and joined as MongoDB
+ * does (a local array matches each of its values, null matches null and missing, a foreign
+ * array each of its elements). A large collection joined this way (lots by number, return
+ * requests by id) is never held whole. An `$unwind` of the joined array right after is done in
+ * the same pass. Keys that are documents or arrays go to mingo's join, on the whole collection.
+ */
+function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | undefined, foreign: ForeignReader, options: object): Pull {
+  let size = 16;
+  let out: unknown[] = [];
+  let at = 0;
+  let ended = false;
+  const join = (batch: Rec[]): unknown[] => {
+    const locals = batch.map((d) => resolve(d, l.localField) ?? null);
+    const keys = new Set<unknown>(locals.flatMap(values));
+    let hitsOf: (i: number) => unknown[];
+    if ([...keys].every((k) => k === null || typeof k !== 'object')) {
+      const byKey = new Map<unknown, Doc[]>();
+      for (const f of foreign.matching(l.from, l.foreignField, [...keys])) {
+        for (const v of values(resolve(f, l.foreignField))) {
+          const list = byKey.get(v ?? null);
+          if (list) list.push(f); else byKey.set(v ?? null, [f]);
+        }
+      }
+      hitsOf = (i) => {
+        const local = locals[i];
+        return Array.isArray(local) ? [...new Set(local.flatMap((v) => byKey.get(v) ?? []))] : [...(byKey.get(local) ?? [])];
+      };
+    } else {
+      const docs = foreign.all(l.from);
+      const looked = new Aggregator([{ $lookup: l }], { ...options, collectionResolver: () => docs }).run(batch) as Rec[];
+      // mingo lists an unmatched value of a local array as undefined; MongoDB lists the matches only.
+      hitsOf = (i) => (looked[i][l.as] as unknown[]).filter((h) => h !== undefined);
+    }
+    const result: unknown[] = [];
+    batch.forEach((d, i) => {
+      const hits = hitsOf(i);
+      if (!unwind) result.push({ ...d, [l.as]: hits });
+      else if (hits.length > 0) for (const h of hits) result.push({ ...d, [l.as]: h });
+      else if (unwind.preserve) {
+        const { [l.as]: _gone, ...rest } = d;
+        result.push(rest);
+      }
+    });
+    return result;
+  };
+  return {
+    next: () => {
+      while (at >= out.length) {
+        if (ended) return { done: true };
+        const batch: Rec[] = [];
+        while (batch.length < size) {
+          const r = source.next();
+          if (r.done) { ended = true; break; }
+          batch.push(r.value as Rec);
+        }
+        size = Math.min(size * 2, LOOKUP_BATCH);
+        out = batch.length ? join(batch) : [];
+        at = 0;
+      }
+      return { done: false, value: out[at++] };
+    },
+  };
+}
+
 /** At most n items of a source, which is not asked for more once they are out. */
 function limited(source: Pull, n: number): Pull {
   let left = n;
@@ -84,20 +174,29 @@ function limited(source: Pull, n: number): Pull {
 /**
  * The rest of a pipeline as a lazy chain. mingo streams most stages, but its $limit is a filter
  * that lets the first n through and then reads its source to the end; each top-level $limit is
- * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement.
+ * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement. Each
+ * keyed top-level `$lookup` is a cut too: it reads only the foreign documents its input names.
  */
-function chain(rest: Pipeline, source: Pull, foreign: Map<string, Doc[]>): Pull {
-  const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.get(name) ?? [] };
+function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
+  const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.all(name) };
   let out = source;
   let run: Pipeline = [];
   const flush = () => {
     if (run.length > 0) out = new Aggregator(run, options).stream(out);
     run = [];
   };
-  for (const stage of mongoCount(rest)) {
+  const stages = mongoCount(rest);
+  for (let i = 0; i < stages.length; i++) {
+    const stage = stages[i];
+    const keyed = keyedLookup(stage);
     if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
+    } else if (keyed) {
+      flush();
+      const unwind = unwindOf(stages[i + 1], keyed.as);
+      if (unwind) i++;
+      out = joined(out, keyed, unwind, foreign, options);
     } else {
       run.push(stage);
     }
@@ -108,16 +207,16 @@ function chain(rest: Pipeline, source: Pull, foreign: Map<string, Doc[]>): Pull 
 
 /**
  * The results of a pipeline, taken a batch at a time. `rows` is the statement's iterator (JSON
- * texts); foreign collections of $lookup are loaded before it starts, since mingo asks for them
- * while the statement is open. close() ends the statement: until then the connection accepts
- * reads but no writes (better-sqlite3 refuses them while a statement iterates).
+ * texts); $lookup reads its foreign documents while the statement is open. close() ends the
+ * statement: until then the connection accepts reads but no writes (better-sqlite3 refuses them
+ * while a statement iterates).
  */
 export class PipelineStream {
   private readonly out: Pull;
   private readonly copy: boolean;
   private closed = false;
 
-  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: Map<string, Doc[]>) {
+  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader) {
     const docs: Pull = {
       next: () => {
         const r = rows?.next();

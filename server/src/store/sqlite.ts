@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { registerFunctions } from './sqlite-fns.js';
-import { lookupTargets, PipelineStream, splitSqlHead } from './sqlite-aggregate.js';
+import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggregate.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
@@ -385,8 +385,15 @@ export class SqliteStore implements Store {
   private openPipeline(name: string, pipeline: Pipeline, own: boolean): PipelineStream {
     validatePipeline(pipeline);
     const head = splitSqlHead(pipeline);
-    const foreign = new Map<string, Doc[]>();
-    for (const f of lookupTargets(head.rest)) foreign.set(f, this.findSync(f));
+    const whole = new Map<string, Doc[]>();
+    const foreign: ForeignReader = {
+      matching: (from, field, keys) => this.findSync(from, { filter: { [field]: { $in: keys } } as Filter }),
+      all: (from) => {
+        let docs = whole.get(from);
+        if (!docs) whole.set(from, (docs = this.findSync(from)));
+        return docs;
+      },
+    };
     const c = this.collections.get(name, false);
     if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign);
     const q = this.pageSelect(c, head, head.sort !== undefined);
