@@ -23,6 +23,12 @@ export interface Flow {
   renames: Record<string, string>;
   /** Row paths no two rows share a value of: a `$group`'s key (`batch: {$first: "$batch"}` under `_id: "$batch"`). */
   unique: string[];
+  /**
+   * The lines were unwound and grouped back by the source `id` (product names looked up line by
+   * line): one row per record again, but a `$group` keeps no order, so a sort moved ahead of the
+   * pipeline must be applied again after it.
+   */
+  regrouped: boolean;
 }
 
 /** Where the collections a `$lookup` names come from: undefined for an unknown collection. */
@@ -44,7 +50,10 @@ const isInclusion = (v: unknown) => v === 1 || v === true;
  * that no earlier stage has, and `$lookup`s of unknown collections.
  */
 export function pipelineFlow(stages: readonly Stage[], source: Shape, collections: CollectionShapes, problem: Problems = () => {}, pointer = '/pipeline'): Flow {
-  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [] };
+  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [], regrouped: false };
+  // Since the first $unwind that multiplied rows: the rows before it, and whether rows were dropped since.
+  let beforeMany: Flow['rows'] | undefined;
+  let droppedSinceMany = false;
   // `$lookup` results holding at most one document: joined on the foreign `id` (unique in every
   // collection) from a single-valued local path. Unwinding one keeps a row per document.
   const singles = new Set<string>();
@@ -74,9 +83,9 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
     const renamesOf = (entries: [string, unknown][]) => entries.flatMap(([k, v]) => { const p = copied(v); return p === undefined ? [] : [[k, p] as const]; });
     const forget = () => { singles.clear(); flow.renames = {}; flow.unique = []; };
     switch (op) {
-      case '$match': flow.rows = worse(flow.rows, 'atMostOne'); break;
+      case '$match': flow.rows = worse(flow.rows, 'atMostOne'); droppedSinceMany = true; break;
       case '$sort': flow.orders = true; break;
-      case '$skip': case '$limit': flow.orders = true; flow.rows = worse(flow.rows, 'atMostOne'); break;
+      case '$skip': case '$limit': flow.orders = true; flow.rows = worse(flow.rows, 'atMostOne'); droppedSinceMany = true; break;
       case '$addFields': case '$set': {
         if (!isRecord(arg)) break;
         const renamed = renamesOf(Object.entries(arg));
@@ -129,8 +138,12 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         if (!path) break;
         const node = need(isRecord(arg) ? `${at}/path` : at, path);
         // An array of at most one document: kept, a row stays a row; else the row goes when it is empty.
-        if (!singles.has(path)) { flow.rows = 'many'; flow.unique = []; }
-        else if (spec.preserveNullAndEmptyArrays !== true) flow.rows = worse(flow.rows, 'atMostOne');
+        if (!singles.has(path)) {
+          if (beforeMany === undefined) { beforeMany = flow.rows; droppedSinceMany = false; }
+          flow.rows = 'many';
+          flow.unique = [];
+        }
+        if (spec.preserveNullAndEmptyArrays !== true) { if (singles.has(path)) flow.rows = worse(flow.rows, 'atMostOne'); droppedSinceMany = true; }
         if (typeof spec.includeArrayIndex === 'string') touch(spec.includeArrayIndex, { many: false, of: 'scalar' });
         touch(path, node ? { ...node, many: false } : OPEN_NODE);
         break;
@@ -138,6 +151,12 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
       case '$group': {
         if (!isRecord(arg)) break;
         const before = flow.shape;
+        // Grouped back by the source record's id after its lines were unwound: a row per record again.
+        const regroup = arg._id === '$id' && beforeMany !== undefined && !flow.orders && !flow.replaced && keepsSourcePath(flow, 'id');
+        const regroupRenames = regroup ? Object.entries(arg).flatMap(([k, v]) => {
+          const p = k !== '_id' && isRecord(v) && Object.keys(v).length === 1 ? copied(v.$first) : undefined;
+          return p === undefined ? [] : [[k, p] as const];
+        }) : [];
         const out: Record<string, ShapeNode> = {};
         for (const [k, v] of Object.entries(arg)) {
           const kat = `${at}/${escapePointer(k)}`;
@@ -156,6 +175,11 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         if (key !== undefined) {
           const copies = Object.entries(arg).filter(([k, v]) => k !== '_id' && isRecord(v) && Object.keys(v).length === 1 && (v.$first === arg._id || v.$last === arg._id));
           flow.unique = ['_id', ...copies.map(([k]) => k)];
+        }
+        if (regroup) {
+          flow.rows = worse(beforeMany!, droppedSinceMany ? 'atMostOne' : 'one');
+          flow.regrouped = true;
+          for (const [k, p] of regroupRenames) flow.renames[k] = p;
         }
         break;
       }
@@ -197,7 +221,8 @@ function singleValued(shape: Shape, path: string): boolean {
 /** The source path a row path holds the value of: itself when the pipeline leaves it alone, the path it was copied from, else undefined. */
 export function sourcePathOf(flow: Flow, path: string): string | undefined {
   if (keepsSourcePath(flow, path)) return path;
-  return flow.replaced ? undefined : flow.renames[path];
+  // A stage replacing the root forgets the copies, except a regrouping by id, which keeps its own.
+  return Object.hasOwn(flow.renames, path) ? flow.renames[path] : undefined;
 }
 
 /** Whether the row value at `path` is the source document's value at `path`, untouched by the pipeline. */

@@ -143,6 +143,39 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
     expect(reportPlan(reg, rewritten, parseReportQuery(reg, rewritten, {})).rows.at(-2)).toEqual({ $sort: { shippedOn: -1, id: 1 } });
   });
 
+  it('moves sort and page ahead of lines unwound, looked up and grouped back by the record id, and sorts the page again after the $group', () => {
+    const base = reg.reports.shipments_report;
+    const def: ReportDef = {
+      ...base,
+      dedupeBy: ['id'],
+      pipeline: [
+        { $unwind: { path: '$lines', preserveNullAndEmptyArrays: true } },
+        { $lookup: { from: 'material', localField: 'lines.material', foreignField: 'id', as: 'materialDoc' } },
+        { $unwind: { path: '$materialDoc', preserveNullAndEmptyArrays: true } },
+        { $group: { _id: '$id', id: { $first: '$id' }, sendDate: { $first: '$sendDate' }, shipmentID: { $first: '$shipmentID' }, status: { $first: '$status' }, deposit: { $first: '$deposit' },
+          receiverDeposit: { $first: '$receiverDeposit' }, lines: { $push: { batch: '$lines.batch', amount: '$lines.amount', name: '$materialDoc.name' } } } },
+        { $lookup: { from: 'company_division', localField: 'receiverDeposit', foreignField: 'id', as: 'receiver' } },
+        { $unwind: { path: '$receiver', preserveNullAndEmptyArrays: true } },
+      ],
+    };
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, { pageSize: '5', page: '3' }));
+    expect(plan.rows).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, { $skip: 10 }, { $limit: 6 }, ...def.pipeline, { $sort: { sendDate: -1, id: 1 } }]);
+    expect(plan.count).toEqual({ filter: {} });
+    const rows = samePlans(def, { pageSize: '7' });
+    expect(rows).toHaveLength(60);
+    expect((rows[0].lines as Doc[])[0].name).toMatch(/^Material \d$/);
+    samePlans(def, { sort: 'shipmentID', status: 'Accepted,Draft', pageSize: '4' }, { deposit: { $in: ['d1', 'd2'] } });
+    // Lines dropped on the way (no preserveNullAndEmptyArrays, or a $match on lines): records may vanish, the page stays after.
+    const dropping: ReportDef = { ...def, pipeline: [{ $unwind: '$lines' }, { $match: { 'lines.amount': { $gt: 3 } } }, ...def.pipeline.slice(1)] };
+    const dp = reportPlan(reg, dropping, parseReportQuery(reg, dropping, {}));
+    expect(dp.rows.slice(0, 3)).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, dropping.pipeline[0]]);
+    expect(dp.rows.slice(-2)).toEqual([{ $sort: { sendDate: -1, id: 1 } }, { $limit: 21 }]);
+    samePlans(dropping, { pageSize: '6' });
+    // Grouped by something else than the record id: no row per record, the sort after the pipeline.
+    const byBatch: ReportDef = { ...def, dedupeBy: undefined, sort: { id: 1 }, pipeline: [def.pipeline[0], { $group: { _id: '$lines.batch', id: { $first: '$lines.batch' }, n: { $sum: 1 } } }] };
+    expect(reportPlan(reg, byBatch, parseReportQuery(reg, byBatch, {})).rows.slice(-2)).toEqual([{ $sort: { id: 1 } }, { $limit: 21 }]);
+  });
+
   it('leaves out the de-duplication when the pipeline groups by its key, and keeps it when a later stage could repeat the key', () => {
     const base = reg.reports.stock_test;
     const group = { $group: { _id: '$batch', batch: { $first: '$batch' }, quantity: { $sum: '$quantity' }, deposits: { $sum: 1 } } };

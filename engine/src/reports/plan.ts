@@ -129,9 +129,11 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
   const firstSort: Stage = { $sort: Object.fromEntries(sourceSort) };
 
   const skip = (q.page - 1) * q.pageSize;
+  // A regrouping $group keeps no order: the moved sort is applied again to what it gives.
+  const resort: Stage[] = flow.regrouped ? [sortStage] : [];
   const compose = (window: Stage[]): Stage[] => {
-    if (pageFirst) return [lead, firstSort, ...window, ...rest];
-    if (sortFirst) return [lead, firstSort, ...rest, ...rowMatch, ...window];
+    if (pageFirst) return [lead, firstSort, ...window, ...rest, ...resort];
+    if (sortFirst) return [lead, firstSort, ...rest, ...rowMatch, ...resort, ...window];
     return [lead, ...rest, ...rowMatch, ...dedupe, sortStage, ...window];
   };
   const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
