@@ -161,6 +161,10 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
     const plan = reportPlan(reg, def, parseReportQuery(reg, def, { pageSize: '5', page: '3' }));
     expect(plan.rows).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, { $skip: 10 }, { $limit: 6 }, ...def.pipeline, { $sort: { sendDate: -1, id: 1 } }]);
     expect(plan.count).toEqual({ filter: {} });
+    // The export: sorted again on MongoDB, in the order it streams on a store whose $group keeps it (mingo's, the embedded store's).
+    expect(plan.all).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, ...def.pipeline, { $sort: { sendDate: -1, id: 1 } }]);
+    expect(plan.allInOrder).toEqual([{ $match: {} }, { $sort: { sendDate: -1, id: 1 } }, ...def.pipeline]);
+    expect(run(plan.collection, plan.allInOrder)).toEqual(run(plan.collection, plan.all));
     const rows = samePlans(def, { pageSize: '7' });
     expect(rows).toHaveLength(60);
     expect((rows[0].lines as Doc[])[0].name).toMatch(/^Material \d$/);

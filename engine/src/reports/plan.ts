@@ -19,6 +19,12 @@ export interface ReportPlan {
   collection: string;
   rows: Stage[];
   all: Stage[];
+  /**
+   * `all` for a store whose `$group` by the record id keeps the order its input came in (the
+   * embedded store groups a record's consecutive rows as they come): without the sort a
+   * regrouping needs again on MongoDB, whose `$group` keeps no order, so the export streams.
+   */
+  allInOrder: Stage[];
   count: { filter: Filter } | { pipeline: Stage[] };
 }
 
@@ -131,9 +137,9 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
   const skip = (q.page - 1) * q.pageSize;
   // A regrouping $group keeps no order: the moved sort is applied again to what it gives.
   const resort: Stage[] = flow.regrouped ? [sortStage] : [];
-  const compose = (window: Stage[]): Stage[] => {
-    if (pageFirst) return [lead, firstSort, ...window, ...rest, ...resort];
-    if (sortFirst) return [lead, firstSort, ...rest, ...rowMatch, ...resort, ...window];
+  const compose = (window: Stage[], again = resort): Stage[] => {
+    if (pageFirst) return [lead, firstSort, ...window, ...rest, ...again];
+    if (sortFirst) return [lead, firstSort, ...rest, ...rowMatch, ...again, ...window];
     return [lead, ...rest, ...rowMatch, ...dedupe, sortStage, ...window];
   };
   const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
@@ -141,6 +147,7 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
     collection: def.source.entity,
     rows: compose(windowStages(skip, q.pageSize + 1, def.limit)),
     all: compose(windowStages(0, undefined, def.limit)),
+    allInOrder: compose(windowStages(0, undefined, def.limit), []),
     count: plainCount
       ? { filter: where }
       : { pipeline: [lead, ...rest, ...rowMatch, ...dedupe, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },

@@ -59,7 +59,9 @@ async function main(job: ExportWork, post: (m: ExportMessage) => void): Promise<
     out.write(csvLine(reportHeader(cols)));
     let rows = 0;
     let last = Date.now();
-    for await (const batch of store.aggregateCursor(plan.collection, plan.all, { batchSize: BATCH })) {
+    // The embedded store's $group by id keeps its input's order: its export needs no second sort.
+    const pipeline = store.kind === 'embedded' ? plan.allInOrder : plan.all;
+    for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH })) {
       let chunk = '';
       for (const row of batch) chunk += csvLine(cols.map((c) => cellText(c, row)));
       if (!out.write(chunk)) await once(out, 'drain');

@@ -119,6 +119,31 @@ describe('embedded store aggregation', () => {
     }
   });
 
+  it('groups a record\'s unwound rows back by id as they come, with the results and order of a $group over all', async () => {
+    const docs = await store.insertMany('shipments', Array.from({ length: 300 }, (_, i) => ({
+      day: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, lines: Array.from({ length: i % 4 }, (_, j) => ({ m: `m${(i + j) % 5}`, q: i * 10 + j })),
+    })));
+    const regroup: Pipeline = [
+      { $unwind: { path: '$lines', preserveNullAndEmptyArrays: true } },
+      { $match: { 'lines.q': { $ne: 42 } } },
+      { $addFields: { big: { $gt: ['$lines.q', 1500] } } },
+      { $group: { _id: '$id', id: { $first: '$id' }, day: { $first: '$day' }, qs: { $push: '$lines.q' }, total: { $sum: '$lines.q' }, anyBig: { $max: '$big' } } },
+    ];
+    const sorted = [...docs].sort((a, b) => String(b.day).localeCompare(String(a.day)) || (a.id < b.id ? -1 : 1));
+    const want = new Aggregator(regroup).run(structuredClone(sorted)) as Doc[];
+    expect(want.length).toBe(300);
+    expect(await store.aggregate('shipments', [{ $match: {} }, { $sort: { day: -1 } }, ...regroup])).toEqual(want);
+    const cursor: Doc[] = [];
+    for await (const batch of store.aggregateCursor('shipments', [{ $sort: { day: -1 } }, ...regroup], { batchSize: 7 })) cursor.push(...batch);
+    expect(cursor).toEqual(want);
+    // A page of the regrouped rows reads only as far as it needs.
+    expect(await store.aggregate('shipments', [{ $sort: { day: -1 } }, ...regroup, { $limit: 5 }])).toEqual(want.slice(0, 5));
+    // Rows reordered before the $group (a $sort among them): grouped over all, still the same answer.
+    const resorted: Pipeline = [regroup[0], { $sort: { 'lines.q': 1 } }, ...regroup.slice(1)];
+    const byQ = new Aggregator(resorted).run(structuredClone(sorted)) as Doc[];
+    expect((await store.aggregate('shipments', [{ $sort: { day: -1 } }, ...resorted])).map((d) => d.id).sort()).toEqual(byQ.map((d) => d.id).sort());
+  });
+
   it('streams from a read-only store holding a snapshot while the writer goes on', async () => {
     const reader = new SqliteStore({ dataDir: dir, readOnly: true });
     try {

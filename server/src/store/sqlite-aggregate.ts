@@ -165,6 +165,51 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
   };
 }
 
+/** Whether no stage before `i` reorders rows or rewrites `id`: the rows made from one stored document then arrive one after another. */
+function idRunsKept(stages: Pipeline, i: number): boolean {
+  return stages.slice(0, i).every((stage) => {
+    const [op] = Object.keys(stage);
+    const arg = stage[op] as Rec | string | string[];
+    switch (op) {
+      case '$match': return true;
+      case '$unwind': return (typeof arg === 'string' ? arg : (arg as Rec).path) !== '$id' && (typeof arg === 'string' || (arg as Rec).includeArrayIndex !== 'id');
+      case '$lookup': return (arg as Rec).as !== 'id';
+      case '$addFields': case '$set': return !Object.hasOwn(arg as Rec, 'id');
+      case '$project': return !Object.hasOwn(arg as Rec, 'id') || (arg as Rec).id === 1 || (arg as Rec).id === true;
+      case '$unset': return !(Array.isArray(arg) ? arg : [arg]).includes('id');
+      default: return false;
+    }
+  });
+}
+
+const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && (b ?? null) === null) || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+
+/**
+ * A `$group` by `$id` over rows that come a stored document's at a time (its lines unwound and
+ * looked up): each run of one id is grouped when the next id shows, so a regrouping holds one
+ * record's rows, not the whole result, and emits in the order its input came — mingo's own
+ * $group order (first seen first), so the results are the same.
+ */
+function groupedById(source: Pull, stage: Record<string, unknown>, options: object): Pull {
+  const agg = new Aggregator([stage], options);
+  let pending: Rec | undefined;
+  let ended = false;
+  return {
+    next: () => {
+      const run: Rec[] = pending ? [pending] : [];
+      pending = undefined;
+      while (!ended) {
+        const r = source.next();
+        if (r.done) { ended = true; break; }
+        const doc = r.value as Rec;
+        if (run.length > 0 && !sameKey(doc.id, run[0].id)) { pending = doc; break; }
+        run.push(doc);
+      }
+      return run.length === 0 ? { done: true } : { done: false, value: agg.run(run)[0] };
+    },
+  };
+}
+
 /** At most n items of a source, which is not asked for more once they are out. */
 function limited(source: Pull, n: number): Pull {
   let left = n;
@@ -175,7 +220,8 @@ function limited(source: Pull, n: number): Pull {
  * The rest of a pipeline as a lazy chain. mingo streams most stages, but its $limit is a filter
  * that lets the first n through and then reads its source to the end; each top-level $limit is
  * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement. Each
- * keyed top-level `$lookup` is a cut too: it reads only the foreign documents its input names.
+ * keyed top-level `$lookup` is a cut too: it reads only the foreign documents its input names;
+ * so is a `$group` by `$id` whose input comes a record at a time (groupedById).
  */
 function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
   const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.all(name) };
@@ -192,6 +238,9 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
+    } else if ((stage.$group as Rec | undefined)?._id === '$id' && idRunsKept(stages, i)) {
+      flush();
+      out = groupedById(out, stage, options);
     } else if (keyed) {
       flush();
       const unwind = unwindOf(stages[i + 1], keyed.as);
