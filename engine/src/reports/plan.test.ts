@@ -76,6 +76,7 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
       { $limit: 6 },
     ]);
     expect(plan.all.at(-1)).toEqual({ $sort: { quantity: -1, id: 1 } });
+    expect(plan.pagedInStore).toBe(false);
     expect(plan.count).toEqual({ pipeline: [plan.rows[0], ...def.pipeline, plan.rows[4], plan.rows[5], { $count: 'n' }] });
   });
 
@@ -91,6 +92,7 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
       ...def.pipeline,
     ]);
     expect(plan.all).toEqual([plan.rows[0], plan.rows[1], ...def.pipeline]);
+    expect(plan.pagedInStore).toBe(true);
     // dedupeBy ["id"] on one row per record merges nothing: no $group, and a plain count.
     expect(plan.count).toEqual({ filter: (plan.rows[0] as Doc).$match });
   });

@@ -13,11 +13,14 @@ type Stage = Record<string, unknown>;
  * row more than the page size, so the caller knows whether another page follows (and drops it).
  * `all` is every row, for the export (a top ten keeps its limit). `count` is a plain filter
  * (store.count) when each source record is one row, else a pipeline whose one document is
- * `{ n }` (none when there are no rows).
+ * `{ n }` (none when there are no rows). `pagedInStore`: the page is cut right after the
+ * leading `$match` and its sort, so the store reads one page of records (in SQL on the embedded
+ * store); otherwise a page may read the whole source (a `$group`, a sort on a computed field).
  */
 export interface ReportPlan {
   collection: string;
   rows: Stage[];
+  pagedInStore: boolean;
   all: Stage[];
   /**
    * `all` for a store whose `$group` by the record id keeps the order its input came in (the
@@ -146,6 +149,7 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
   return {
     collection: def.source.entity,
     rows: compose(windowStages(skip, q.pageSize + 1, def.limit)),
+    pagedInStore: pageFirst,
     all: compose(windowStages(0, undefined, def.limit)),
     allInOrder: compose(windowStages(0, undefined, def.limit), []),
     count: plainCount

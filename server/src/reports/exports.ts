@@ -6,15 +6,16 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Lang, Registry } from '../../../engine/src/index';
+import { formatError, type Lang, type Registry } from '../../../engine/src/index';
 import { MongoStore } from '../store/mongo';
 import { SqliteStore } from '../store/sqlite';
 import type { Filter, Store, StoredDoc } from '../store/types';
 import type { ReportQuery } from '../../../engine/src/index';
 import { filterPairs, filtersOf } from './service';
 import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
+import { outOfMemory, REPORT_THREAD_HEAP, reportThread } from './thread';
 
 export const EXPORT_COLLECTION = 'report_export';
 export const EXPORT_COLLECTION_SPEC = { name: EXPORT_COLLECTION, uniqueKeys: [], indexes: ['userId', 'status', 'createdAt'] };
@@ -24,12 +25,7 @@ export const MAX_RUNNING = 2;
 /** How often a running job's document is updated (progress is kept in memory in between). */
 const SAVE_MS = 1000;
 
-const WORKER = new URL('./exportWorker.ts', import.meta.url).href;
-// Sources run through tsx and a worker does not inherit its loader (as imports/validationThread.ts).
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(WORKER)}))`;
-/** The thread holds one batch of rows and the file stream's buffer. */
-const THREAD_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+const WORKER = new URL('./exportWorker.ts', import.meta.url);
 
 export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -76,6 +72,8 @@ export class ExportJobs {
   constructor(
     private readonly reg: Registry, private readonly store: Store, readonly dir: string,
     private readonly log: FastifyBaseLogger, private readonly now: () => Date = () => new Date(),
+    /** Each export thread's heap (a test gives a small one). */
+    private readonly heap: ResourceLimits = REPORT_THREAD_HEAP,
   ) {}
 
   fileOf(id: string): string {
@@ -166,7 +164,7 @@ export class ExportJobs {
       // Someone may have removed the directory under a running server.
       mkdirSync(this.dir, { recursive: true });
       const job: ExportWork = { ...work, registry: this.reg, target: storeTarget(this.store), file: part };
-      const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
+      const worker = reportThread(WORKER, { workerData: job, resourceLimits: this.heap });
       this.running.set(id, worker);
       const end = await new Promise<ExportMessage & { kind: 'done' | 'error' }>((resolve) => {
         worker.on('message', (m: ExportMessage) => {
@@ -178,7 +176,8 @@ export class ExportJobs {
             saving = this.store.patch(EXPORT_COLLECTION, id, { rows: live.rows, total: live.total, progress: progressOf(live) }).catch(() => undefined);
           }
         });
-        worker.on('error', (e: Error) => resolve({ kind: 'error', message: e.message }));
+        // A report whose pipeline holds more than the heap (a $group over a whole source) kills only this thread.
+        worker.on('error', (e: Error) => resolve({ kind: 'error', message: outOfMemory(e) ? formatError('REPORT_TOO_LARGE', { report: work.report }) : e.message }));
         worker.on('exit', (code) => resolve({ kind: 'error', message: `the export thread stopped (exit code ${code})` }));
       });
       worker.removeAllListeners();

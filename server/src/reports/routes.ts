@@ -1,6 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
@@ -10,7 +11,8 @@ import { tokenId } from '../auth/sessions';
 import type { ServerConfig } from '../config';
 import { requestLang } from '../routes/masterdata';
 import type { Store, StoredDoc } from '../store/types';
-import { EXPORT_COLLECTION_SPEC, ExportJobs } from './exports';
+import { EXPORT_COLLECTION_SPEC, ExportJobs, storeTarget } from './exports';
+import { ReportReader } from './reader';
 import { SAVED_FILTER_COLLECTION_SPEC, SavedFilters, type SavedFilterBody } from './savedFilters';
 import { ReportSchedules, SCHEDULE_COLLECTION_SPEC, type ScheduleBody } from './schedules';
 import {
@@ -23,6 +25,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     reportExports: ExportJobs;
     reportSchedules: ReportSchedules;
+    /** The embedded store's report reader thread; undefined on MongoDB. */
+    reportReader: ReportReader | undefined;
   }
 }
 
@@ -34,6 +38,8 @@ export interface ReportRoutesOptions {
   /** How often due schedules are looked for; 0: never (a test calls runDue itself). */
   scheduleIntervalMs?: number;
   now?: () => Date;
+  /** The heap of each report thread, the reader's and the exports' (default REPORT_THREAD_HEAP; a test gives a small one). */
+  threadHeap?: ResourceLimits;
 }
 
 const SCHEDULE_EVERY_MS = 60_000;
@@ -53,8 +59,11 @@ function sameToken(token: string, hash: unknown): boolean {
 export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptions): Promise<void> {
   const { registry, store } = opts;
   for (const spec of [EXPORT_COLLECTION_SPEC, SAVED_FILTER_COLLECTION_SPEC, SCHEDULE_COLLECTION_SPEC]) await store.ensureCollection(spec);
-  const service = new ReportService(registry, store);
-  const exports = new ExportJobs(registry, store, join(opts.config.dataDir, 'reports'), app.log, opts.now);
+  // On MongoDB the database runs the pipelines; the embedded store runs them in mingo, on a thread of their own.
+  const target = store.kind === 'embedded' ? storeTarget(store) : undefined;
+  const reader = target && 'dataDir' in target ? new ReportReader(target.dataDir, app.log, opts.threadHeap) : undefined;
+  const service = new ReportService(registry, store, reader);
+  const exports = new ExportJobs(registry, store, join(opts.config.dataDir, 'reports'), app.log, opts.now, opts.threadHeap);
   const interrupted = await exports.recover();
   if (interrupted > 0) app.log.warn({ interrupted }, 'report exports interrupted by a stop were failed');
   const mailer = opts.mailer ?? (opts.config.smtpUrl ? smtpMailer(opts.config.smtpUrl, opts.config.identity.mailFrom) : undefined);
@@ -62,6 +71,7 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
   const saved = new SavedFilters(store, opts.now);
   app.decorate('reportExports', exports);
   app.decorate('reportSchedules', schedules);
+  app.decorate('reportReader', reader);
 
   const every = opts.scheduleIntervalMs ?? SCHEDULE_EVERY_MS;
   const timer = every > 0 ? setInterval(() => void schedules.runDue().catch((e: unknown) => app.log.error({ reason: String(e) }, 'report schedules failed')), every) : undefined;
@@ -69,6 +79,7 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
     await exports.close();
+    await reader?.close();
     if (!opts.mailer) mailer?.close();
   });
 
