@@ -80,6 +80,8 @@ describe('the reports story', () => {
   it('the manager opens Reports from the menu: the catalogue by category, narrowed by search, opens a report with its first page and count', async () => {
     const { page } = manager;
     const toggle = page.locator('.tm-nav > li > button[data-menu-id=reports]');
+    // The menu comes with the user's access: wait for it before looking whether the group is open.
+    await page.locator('.tm-nav button[data-menu-id=reports], .tm-nav a[data-menu-id=reports]').first().waitFor({ state: 'attached', timeout: 60_000 });
     if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     await page.locator('a[data-menu-id=reports]').click();
     await page.waitForURL((u) => u.pathname === '/reports');
