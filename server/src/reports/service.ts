@@ -57,11 +57,7 @@ export class ReportService {
 
   /** The selected warehouse group's condition on the report's source (undefined: not narrowed). */
   async scope(p: AuthPrincipal, def: ReportDef): Promise<Filter | undefined> {
-    const warehouse = await this.operations.warehouse(p);
-    if (!warehouse || def.depositFields.length === 0) return undefined;
-    const ors: Filter[] = def.depositFields.map((f) => ({ [f]: { $in: [...warehouse.divisions] } }));
-    if (def.ownerField) ors.push({ [def.ownerField]: { $in: [...warehouse.companies] } });
-    return ors.length === 1 ? ors[0] : { $or: ors };
+    return this.operations.warehouseFilter(def, await this.operations.warehouse(p));
   }
 
   query(def: ReportDef, params: Rec): ReportQuery {

@@ -107,11 +107,12 @@ export class OperationService {
   }
 
   /**
-   * What keeps a workflow's records in the selected warehouse group: one of `fields` names one of
-   * its deposits, or the record's owner (`ownerField`) is one of their companies. Undefined: no
-   * narrowing (no group selected, or a workflow naming no deposit, like return requests).
+   * What keeps a workflow's records (or a report's source records) in the selected warehouse
+   * group: one of `fields` names one of its deposits, or the record's owner (`ownerField`) is one
+   * of their companies. Undefined: no narrowing (no group selected, or nothing naming a deposit,
+   * like return requests).
    */
-  warehouseFilter(wf: WorkflowDef, warehouse: Warehouse | null, fields: readonly string[] = wf.depositFields): Filter | undefined {
+  warehouseFilter(wf: Pick<WorkflowDef, 'depositFields' | 'ownerField'>, warehouse: Warehouse | null, fields: readonly string[] = wf.depositFields): Filter | undefined {
     if (!warehouse || fields.length === 0) return undefined;
     const ors: Filter[] = fields.map((f) => ({ [f]: { $in: [...warehouse.divisions] } }));
     if (wf.ownerField) ors.push({ [wf.ownerField]: { $in: [...warehouse.companies] } });
