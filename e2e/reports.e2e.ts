@@ -80,10 +80,16 @@ describe('the reports story', () => {
   it('the manager opens Reports from the menu: the catalogue by category, narrowed by search, opens a report with its first page and count', async () => {
     const { page } = manager;
     const toggle = page.locator('.tm-nav > li > button[data-menu-id=reports]');
-    // The menu comes with the user's access: wait for it before looking whether the group is open.
-    await page.locator('.tm-nav button[data-menu-id=reports], .tm-nav a[data-menu-id=reports]').first().waitFor({ state: 'attached', timeout: 60_000 });
-    if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-    await page.locator('a[data-menu-id=reports]').click();
+    const link = page.locator('a[data-menu-id=reports]');
+    // The menu comes with the user's access, and the shell opens the group of the page it lands
+    // on by itself: a click read against a stale aria-expanded would close it again. Open the
+    // group until the link shows, however the two interleave.
+    await expect.poll(async () => {
+      if (await link.isVisible()) return true;
+      if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      return link.isVisible();
+    }, { timeout: 60_000, intervals: [250, 500, 1000] }).toBe(true);
+    await link.click();
     await page.waitForURL((u) => u.pathname === '/reports');
     const fr = frameOf(page);
     await fr.locator('[data-testid=report-catalogue]').waitFor({ timeout: 30_000 });
