@@ -77,24 +77,43 @@ function plain(v: unknown, lang: Lang): string {
   return String(v);
 }
 
+/** A path as a reader: split once, not for every cell (an export reads millions). */
+function pathReader(path: string): (v: unknown) => unknown {
+  const parts = path.split('.');
+  if (parts.length === 1) return (v) => (isRecord(v) ? v[path] : undefined);
+  return (v) => getPath(v, path);
+}
+
 /**
- * The text of one cell, the same on screen and in the CSV: date_text as YYYY-MM-DD, age in
- * whole years to `today` (default: the current UTC day), text in the column's language, an
+ * The text of a column's cells, the same on screen and in the CSV: date_text as YYYY-MM-DD, age
+ * in whole years to `today` (default: the current UTC day), text in the column's language, an
  * array as each element's `subField` joined by "; ", an object as its `subField` (else
  * `k: v; …`), a status as its state's label, a conditional_action as its value. Absent: "".
+ * Made once per column; an export calls it for every row.
  */
-export function cellText(col: CellColumn, row: Record<string, unknown>, today: string = new Date().toISOString().slice(0, 10)): string {
-  const v = getPath(row, col.field);
-  if (v === null || v === undefined) return '';
-  switch (col.type) {
-    case 'date_text': return Array.isArray(v) ? v.map(dayText).join('; ') : dayText(v);
-    case 'age': return yearsBetween(dayText(v), today);
-    case 'status': return Array.isArray(v) ? v.map((s) => col.statuses?.[String(s)] ?? plain(s, col.lang)).join('; ') : col.statuses?.[String(v)] ?? plain(v, col.lang);
-    case 'array': {
-      const items = Array.isArray(v) ? v.flat(Infinity) : [v];
-      return items.map((x) => plain(col.subField !== undefined ? getPath(x, col.subField) : x, col.lang)).filter((s) => s !== '').join('; ');
+export function cellReader(col: CellColumn, today?: string): (row: Record<string, unknown>) => string {
+  const field = pathReader(col.field);
+  const sub = col.subField !== undefined ? pathReader(col.subField) : (x: unknown) => x;
+  const text = (v: unknown): string => {
+    switch (col.type) {
+      case 'date_text': return Array.isArray(v) ? v.map(dayText).join('; ') : dayText(v);
+      case 'age': return yearsBetween(dayText(v), today ?? new Date().toISOString().slice(0, 10));
+      case 'status': return Array.isArray(v) ? v.map((s) => col.statuses?.[String(s)] ?? plain(s, col.lang)).join('; ') : col.statuses?.[String(v)] ?? plain(v, col.lang);
+      case 'array': {
+        const items = Array.isArray(v) ? (v.some(Array.isArray) ? v.flat(Infinity) : v) : [v];
+        return items.map((x) => plain(sub(x), col.lang)).filter((s) => s !== '').join('; ');
+      }
+      case 'object': return plain(sub(v), col.lang);
+      default: return plain(v, col.lang);
     }
-    case 'object': return plain(col.subField !== undefined ? getPath(v, col.subField) : v, col.lang);
-    default: return plain(v, col.lang);
-  }
+  };
+  return (row) => {
+    const v = field(row);
+    return v === null || v === undefined ? '' : text(v);
+  };
+}
+
+/** One cell's text (cellReader, for a single cell). */
+export function cellText(col: CellColumn, row: Record<string, unknown>, today?: string): string {
+  return cellReader(col, today)(row);
 }

@@ -12,7 +12,7 @@ import { csvLine } from '../masterdata/exportCsv';
 import { MongoStore } from '../store/mongo';
 import { SqliteStore } from '../store/sqlite';
 import type { Filter, Store } from '../store/types';
-import { cellText, reportColumns, reportHeader, reportPlan, type ReportQuery } from '../../../engine/src/index';
+import { cellReader, reportColumns, reportHeader, reportPlan, type ReportQuery } from '../../../engine/src/index';
 import { planTotal } from './total';
 
 /** Where the worker finds the server's store. */
@@ -57,13 +57,16 @@ async function main(job: ExportWork, post: (m: ExportMessage) => void): Promise<
     const out = createWriteStream(job.file);
     const closed = once(out, 'close');
     out.write(csvLine(reportHeader(cols)));
+    // One day for the whole file: an age column does not change at midnight half way through.
+    const today = new Date().toISOString().slice(0, 10);
+    const cells = cols.map((c) => cellReader(c, today));
     let rows = 0;
     let last = Date.now();
     // The embedded store's $group by id keeps its input's order: its export needs no second sort.
     const pipeline = store.kind === 'embedded' ? plan.allInOrder : plan.all;
     for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH })) {
       let chunk = '';
-      for (const row of batch) chunk += csvLine(cols.map((c) => cellText(c, row)));
+      for (const row of batch) chunk += csvLine(cells.map((cell) => cell(row)));
       if (!out.write(chunk)) await once(out, 'drain');
       rows += batch.length;
       if (Date.now() - last >= PROGRESS_MS) {

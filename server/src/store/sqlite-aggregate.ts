@@ -5,7 +5,7 @@
  * `$limit` after `$unwind` stops the statement early, and a cursor holds one batch at a time.
  */
 import { Aggregator } from 'mingo';
-import { resolve } from 'mingo/util';
+import { compileRowStage, compileRunGroup, pathGetter, type RowStage } from './sqlite-compile.js';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
@@ -63,6 +63,11 @@ function mongoCount(pipeline: Pipeline): Pipeline {
 
 interface Pull {
   next(): { done: boolean; value?: unknown };
+  /**
+   * Whether each row it hands out is an object of its own, referenced by nothing else (a fresh
+   * parse, copy or build): a join may then set its field on it instead of copying it.
+   */
+  readonly own?: boolean;
 }
 
 /**
@@ -83,6 +88,9 @@ function keyedLookup(stage: Record<string, unknown>): KeyedLookup | undefined {
   if (!l || l.pipeline !== undefined || l.let !== undefined) return undefined;
   return [l.from, l.localField, l.foreignField, l.as].every((v) => typeof v === 'string') ? (l as unknown as KeyedLookup) : undefined;
 }
+
+/** The foreign keys a join remembers the documents of, across its batches. */
+const CACHED_KEYS = 20_000;
 
 /** The first batch is small (a page needs a few rows), the next ones double up to this. */
 const LOOKUP_BATCH = 1000;
@@ -112,21 +120,27 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
   let out: unknown[] = [];
   let at = 0;
   let ended = false;
+  const local = pathGetter(l.localField);
+  const foreignKey = pathGetter(l.foreignField);
+  const byKey = new Map<unknown, Doc[]>();
   const join = (batch: Rec[]): unknown[] => {
-    const locals = batch.map((d) => resolve(d, l.localField) ?? null);
+    const locals = batch.map((d) => local(d) ?? null);
     const keys = new Set<unknown>(locals.flatMap(values));
     let hitsOf: (i: number) => unknown[];
     if ([...keys].every((k) => k === null || typeof k !== 'object')) {
-      const byKey = new Map<unknown, Doc[]>();
-      for (const f of foreign.matching(l.from, l.foreignField, [...keys])) {
-        for (const v of values(resolve(f, l.foreignField))) {
-          const list = byKey.get(v ?? null);
-          if (list) list.push(f); else byKey.set(v ?? null, [f]);
+      // Keys already read for earlier batches are not read again (a report joins the same few
+      // deposits and materials to every row); past CACHED_KEYS the memory starts afresh.
+      const missing = [...keys].filter((k) => !byKey.has(k));
+      if (byKey.size + missing.length > CACHED_KEYS) byKey.clear();
+      if (missing.length > 0) {
+        for (const k of missing) byKey.set(k, []);
+        for (const f of foreign.matching(l.from, l.foreignField, missing)) {
+          for (const v of values(foreignKey(f))) byKey.get(v ?? null)?.push(f);
         }
       }
       hitsOf = (i) => {
         const local = locals[i];
-        return Array.isArray(local) ? [...new Set(local.flatMap((v) => byKey.get(v) ?? []))] : [...(byKey.get(local) ?? [])];
+        return Array.isArray(local) ? [...new Set(local.flatMap((v) => byKey.get(v) ?? []))] : byKey.get(local) ?? [];
       };
     } else {
       const docs = foreign.all(l.from);
@@ -135,11 +149,20 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
       hitsOf = (i) => (looked[i][l.as] as unknown[]).filter((h) => h !== undefined);
     }
     const result: unknown[] = [];
+    const own = source.own === true;
     batch.forEach((d, i) => {
       const hits = hitsOf(i);
-      if (!unwind) result.push({ ...d, [l.as]: hits });
-      else if (hits.length > 0) for (const h of hits) result.push({ ...d, [l.as]: h });
-      else if (unwind.preserve) {
+      if (!unwind) {
+        // The list is the row's own (the remembered one is shared by every row with that key).
+        const list = [...hits];
+        if (own) d[l.as] = list;
+        result.push(own ? d : { ...d, [l.as]: list });
+      } else if (hits.length > 0) {
+        // Copies for the second and later matches, taken before the row itself gets the first.
+        const more = hits.slice(1).map((h) => ({ ...d, [l.as]: h }));
+        if (own) d[l.as] = hits[0];
+        result.push(own ? d : { ...d, [l.as]: hits[0] }, ...more);
+      } else if (unwind.preserve) {
         const { [l.as]: _gone, ...rest } = d;
         result.push(rest);
       }
@@ -162,6 +185,7 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
       }
       return { done: false, value: out[at++] };
     },
+    own: true,
   };
 }
 
@@ -190,8 +214,9 @@ const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && 
  * record's rows, not the whole result, and emits in the order its input came — mingo's own
  * $group order (first seen first), so the results are the same.
  */
-function groupedById(source: Pull, stage: Record<string, unknown>, options: object): Pull {
+function groupedById(source: Pull, stage: Record<string, unknown>, options: object, now: Date): Pull {
   const agg = new Aggregator([stage], options);
+  const group = compileRunGroup(stage.$group as Rec, now) ?? ((run: Rec[]) => agg.run(run)[0] as Rec);
   let pending: Rec | undefined;
   let ended = false;
   return {
@@ -205,15 +230,16 @@ function groupedById(source: Pull, stage: Record<string, unknown>, options: obje
         if (run.length > 0 && !sameKey(doc.id, run[0].id)) { pending = doc; break; }
         run.push(doc);
       }
-      return run.length === 0 ? { done: true } : { done: false, value: agg.run(run)[0] };
+      return run.length === 0 ? { done: true } : { done: false, value: group(run) };
     },
+    own: true,
   };
 }
 
 /** At most n items of a source, which is not asked for more once they are out. */
 function limited(source: Pull, n: number): Pull {
   let left = n;
-  return { next: () => (left-- > 0 ? source.next() : { done: true }) };
+  return { next: () => (left-- > 0 ? source.next() : { done: true }), own: source.own };
 }
 
 /**
@@ -224,34 +250,69 @@ function limited(source: Pull, n: number): Pull {
  * so is a `$group` by `$id` whose input comes a record at a time (groupedById).
  */
 function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
+  // One $$NOW for the whole pipeline, as MongoDB has it.
+  const now = new Date();
   const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.all(name) };
   let out = source;
   let run: Pipeline = [];
+  let rowStages: RowStage[] = [];
   const flush = () => {
     if (run.length > 0) out = new Aggregator(run, options).stream(out);
+    if (rowStages.length > 0) out = rowsThrough(out, rowStages);
     run = [];
+    rowStages = [];
   };
   const stages = mongoCount(rest);
   for (let i = 0; i < stages.length; i++) {
     const stage = stages[i];
     const keyed = keyedLookup(stage);
+    const compiled = keyed ? undefined : compileRowStage(stage, now);
     if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
     } else if ((stage.$group as Rec | undefined)?._id === '$id' && idRunsKept(stages, i)) {
       flush();
-      out = groupedById(out, stage, options);
+      out = groupedById(out, stage, options, now);
     } else if (keyed) {
       flush();
       const unwind = unwindOf(stages[i + 1], keyed.as);
       if (unwind) i++;
       out = joined(out, keyed, unwind, foreign, options);
+    } else if (compiled) {
+      // mingo's stages so far run first; compiled ones gather until the next cut.
+      if (run.length > 0) {
+        out = new Aggregator(run, options).stream(out);
+        run = [];
+      }
+      rowStages.push(compiled);
     } else {
+      if (rowStages.length > 0) flush();
       run.push(stage);
     }
   }
   flush();
   return out;
+}
+
+/** A source's rows through compiled per-row stages, one input row at a time. */
+function rowsThrough(source: Pull, stages: RowStage[]): Pull {
+  const emit = stages.reduceRight<(row: Rec) => void>((next, stage) => (row) => stage(row, next), (row) => { queue.push(row); });
+  let queue: Rec[] = [];
+  let at = 0;
+  return {
+    next: () => {
+      while (at >= queue.length) {
+        queue = [];
+        at = 0;
+        const r = source.next();
+        if (r.done) return { done: true };
+        emit(r.value as Rec);
+      }
+      return { done: false, value: queue[at++] };
+    },
+    // Compiled stages build their rows or pass their input's on.
+    own: source.own,
+  };
 }
 
 /**
@@ -265,14 +326,16 @@ export class PipelineStream {
   private readonly copy: boolean;
   private closed = false;
 
-  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader) {
+  /** `shared`: the results go out as made, objects shared between them (a cursor's reader only reads). */
+  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader, shared = false) {
     const docs: Pull = {
       next: () => {
         const r = rows?.next();
         return !r || r.done ? { done: true } : { done: false, value: JSON.parse(r.value as string) as Doc };
       },
+      own: true,
     };
-    this.copy = rest.length > 0;
+    this.copy = rest.length > 0 && !shared;
     this.out = chain(rest, docs, foreign);
   }
 

@@ -380,7 +380,8 @@ export class SqliteStore implements Store {
   /**
    * A pipeline's results as a lazy stream (sqlite-aggregate.ts): its head in SQL, the rest in
    * mingo. `own`: the statement stays open across awaits (a cursor), so it is prepared for this
-   * stream alone; a cached one could be asked to run again while it iterates.
+   * stream alone; a cached one could be asked to run again while it iterates. A cursor's rows
+   * are handed out as the pipeline made them, objects shared between them (see types.ts).
    */
   private openPipeline(name: string, pipeline: Pipeline, own: boolean): PipelineStream {
     validatePipeline(pipeline);
@@ -395,10 +396,10 @@ export class SqliteStore implements Store {
       },
     };
     const c = this.collections.get(name, false);
-    if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign);
+    if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign, own);
     const q = this.pageSelect(c, head, head.sort !== undefined);
     const stmt = own ? this.db.prepare(q.sql) : this.stmt(q.sql);
-    return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign);
+    return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign, own);
   }
 
   // ---- the asynchronous Store interface ----

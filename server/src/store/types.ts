@@ -108,7 +108,8 @@ export interface Store {
    * next batch then fails with CLOSED); use it on a store of one's own (the export worker's
    * read-only store holding a snapshot), never on the server's main store. Both stores run a
    * leading $match, then $sort, $skip, $limit, in the database when they come first; a $limit
-   * later in the pipeline stops reading there.
+   * later in the pipeline stops reading there. The documents of a batch are for reading: two of
+   * them may share an object (a document a $lookup joined to both), so they are not to be modified.
    */
   aggregateCursor(coll: string, pipeline: Pipeline, options?: { batchSize?: number }): AsyncIterable<Doc[]>;
   /**

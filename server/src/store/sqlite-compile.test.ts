@@ -1,0 +1,141 @@
+/**
+ * The compiled per-row stages against mingo, the reference they stand in for: random documents
+ * (missing fields, nulls, wrong types, arrays where scalars are usual) through every kind of
+ * expression and stage the fast path compiles, and through every per-row stage of the shipped
+ * report definitions. The rows must be mingo's, whether the fast path answered or handed the row
+ * to mingo; and the kinds listed must compile (else reports fall back to mingo's speed).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Aggregator } from 'mingo';
+import { loadDefinitions } from '../../../definitions/read';
+import { compileRowStage, compileRunGroup } from './sqlite-compile.js';
+import { MINGO_OPTIONS } from './sqlite-fns.js';
+
+type Rec = Record<string, unknown>;
+const NOW = new Date('2026-06-15T12:00:00Z');
+
+const scalar = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom('', 'a', 'b', 'internal', 'customer'), fc.constant(null), fc.boolean());
+const date = fc.constantFrom('2026-01-05', '2026-03-01T10:00:00Z', '2025-12-31', 'not a date');
+const item = fc.record({ value: scalar, amount: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constant(null)), label: fc.constantFrom('x', 'y') }, { requiredKeys: [] });
+const doc = fc.record({
+  id: fc.constantFrom('r1', 'r2', 'r3'),
+  n: scalar,
+  m: scalar,
+  s: scalar,
+  at: fc.oneof(date, scalar),
+  since: fc.oneof(date, scalar),
+  list: fc.oneof(fc.array(item, { maxLength: 4 }), scalar),
+  nums: fc.oneof(fc.array(fc.integer({ min: -3, max: 9 }), { maxLength: 4 }), scalar),
+  sub: fc.oneof(fc.record({ name: fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), deep: fc.record({ v: scalar }, { requiredKeys: [] }) }, { requiredKeys: [] }), fc.array(fc.record({ name: scalar }), { maxLength: 2 }), scalar),
+}, { requiredKeys: ['id'] });
+const docs = fc.array(doc, { minLength: 1, maxLength: 8 });
+
+const viaMingo = (stage: Rec, rows: Rec[]) => {
+  try {
+    return { rows: new Aggregator([stage], MINGO_OPTIONS).run(structuredClone(rows)) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+};
+const viaCompiled = (stage: Rec, rows: Rec[]) => {
+  const fn = compileRowStage(stage, NOW);
+  expect(fn, `compiles ${JSON.stringify(stage)}`).toBeDefined();
+  const out: Rec[] = [];
+  try {
+    for (const r of structuredClone(rows)) fn!(r, (x) => out.push(x));
+    return { rows: out };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+};
+
+/** Every operator the fast path knows, on values of every kind. */
+const EXPRESSIONS: unknown[] = [
+  '$n', '$sub.name', '$sub.deep.v', '$list.value', '$missing', 'literal', null,
+  { $ifNull: ['$n', '$m', 'none'] }, { $ifNull: ['$missing', null] },
+  { $arrayElemAt: ['$list', 0] }, { $arrayElemAt: ['$list', -1] }, { $arrayElemAt: ['$nums', '$n'] }, { $arrayElemAt: ['$list.label', 1] },
+  { $arrayElemAt: [{ $filter: { input: '$list', as: 'o', cond: { $eq: ['$$o.value', '$s'] } } }, 0] },
+  { $filter: { input: '$nums', cond: { $gt: ['$$this', 2] } } },
+  { $size: '$list' }, { $size: '$nums' },
+  { $in: ['$s', ['a', 'internal', null]] }, { $in: ['$n', '$nums'] },
+  { $eq: ['$n', '$m'] }, { $ne: ['$s', 'a'] }, { $eq: ['$nums', 1] },
+  { $gt: ['$n', 0] }, { $gte: ['$n', '$m'] }, { $lt: ['$s', 'b'] }, { $lte: ['$n', 2] },
+  { $and: [{ $eq: ['$s', 'a'] }, '$n'] }, { $or: ['$missing', '$s'] },
+  { $cond: [{ $gt: ['$n', 0] }, '$s', 'no'] },
+  { $add: ['$n', 1] }, { $add: ['$n', '$m', '$at'] }, { $multiply: ['$n', '$m'] }, { $subtract: ['$n', '$m'] }, { $divide: ['$n', '$m'] },
+  { $floor: '$n' }, { $floor: { $divide: ['$n', 3] } },
+  { $toDate: '$at' }, { $subtract: [{ $toDate: '$at' }, { $toDate: '$since' }] },
+  { $sum: '$nums' }, { $sum: ['$n', '$m', 2] }, { $sum: '$list.amount' },
+  { name: '$sub.name', v: '$n' }, { name: { $arrayElemAt: ['$list.label', 0] }, size: { $size: '$nums' } },
+];
+
+describe('compiled per-row stages', () => {
+  it.each(EXPRESSIONS.map((e) => [JSON.stringify(e), e]))('computes %s as mingo does, in $project and $addFields', (_name, expr) => {
+    fc.assert(fc.property(docs, (rows) => {
+      for (const stage of [{ $project: { _id: 0, id: 1, n: 1, v: expr } }, { $addFields: { v: expr } }]) {
+        expect(viaCompiled(stage, rows)).toEqual(viaMingo(stage, rows));
+      }
+    }), { numRuns: 150 });
+  });
+
+  it('takes a number, a boolean or a list in $addFields as a literal', () => {
+    fc.assert(fc.property(docs, (rows) => {
+      for (const stage of [{ $addFields: { v: 7, w: true } }, { $addFields: { v: ['$n', '$missing', 1] } }]) expect(viaCompiled(stage, rows)).toEqual(viaMingo(stage, rows));
+    }), { numRuns: 50 });
+  });
+
+  it('evaluates $$NOW once for the pipeline: the time it was compiled with', () => {
+    const out: Rec[] = [];
+    compileRowStage({ $project: { _id: 0, days: { $divide: [{ $subtract: [{ $toDate: '$at' }, '$$NOW'] }, 86400000] } } }, NOW)!({ at: '2026-06-25T12:00:00Z' }, (r) => out.push(r));
+    expect(out).toEqual([{ days: 10 }]);
+  });
+
+  it('unwinds, unsets and matches as mingo does', () => {
+    const stages = [
+      { $unwind: '$list' }, { $unwind: { path: '$list', preserveNullAndEmptyArrays: true } }, { $unwind: '$sub' },
+      { $unwind: '$sub.deep' }, { $unwind: { path: '$sub.name', preserveNullAndEmptyArrays: true } },
+      { $unset: ['n', 'm'] }, { $unset: 'list' },
+      { $match: { n: { $gt: 0 } } }, { $match: { 'list.value': { $in: ['a', null] }, s: { $ne: 'b' } } },
+    ];
+    fc.assert(fc.property(docs, (rows) => {
+      for (const stage of stages) expect(viaCompiled(stage, rows)).toEqual(viaMingo(stage, rows));
+    }), { numRuns: 200 });
+  });
+
+  it('groups one id\'s rows as mingo does', () => {
+    const spec = {
+      _id: '$id', id: { $first: '$id' }, n: { $first: '$n' }, last: { $last: '$s' }, all: { $push: { v: '$n', l: '$list' } },
+      pushed: { $push: '$missing' }, total: { $sum: '$n' }, count: { $sum: 1 }, top: { $max: '$n' }, low: { $min: '$m' },
+    };
+    const group = compileRunGroup(spec, NOW);
+    expect(group).toBeDefined();
+    fc.assert(fc.property(docs, (rows) => {
+      const run = rows.map((r) => ({ ...r, id: 'same' }));
+      expect(group!(structuredClone(run))).toEqual(new Aggregator([{ $group: spec }], MINGO_OPTIONS).run(structuredClone(run))[0]);
+    }), { numRuns: 300 });
+  });
+
+  it('leaves to mingo what it does not know: an unknown operator, a nested projection, an exclusion', () => {
+    for (const stage of [
+      { $project: { v: { $concat: ['$s', 'x'] } } }, { $project: { sub: { name: 1 } } }, { $project: { n: 0 } },
+      { $addFields: { 'a.b': 1 } }, { $unwind: { path: '$list', includeArrayIndex: 'i' } }, { $group: { _id: '$s' } },
+    ]) expect(compileRowStage(stage, NOW), JSON.stringify(stage)).toBeUndefined();
+  });
+
+  it('compiles every per-row stage of the shipped reports, and each gives mingo\'s rows', () => {
+    const reg = loadDefinitions(process.cwd()).registry!;
+    let compiled = 0;
+    for (const def of Object.values(reg.reports)) {
+      for (const stage of def.pipeline as Rec[]) {
+        const op = Object.keys(stage)[0];
+        if (!['$project', '$addFields', '$set', '$unwind', '$unset', '$match'].includes(op)) continue;
+        const fn = compileRowStage(stage, NOW);
+        expect(fn, `${def.key}: ${JSON.stringify(stage).slice(0, 120)}`).toBeDefined();
+        compiled++;
+        fc.assert(fc.property(docs, (rows) => { expect(viaCompiled(stage, rows)).toEqual(viaMingo(stage, rows)); }), { numRuns: 20 });
+      }
+    }
+    expect(compiled).toBeGreaterThan(200);
+  });
+});

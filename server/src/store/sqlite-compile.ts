@@ -1,0 +1,498 @@
+/**
+ * The per-row stages of a pipeline ($match, $unwind, $project, $addFields/$set, $unset, and a
+ * `$group` by `$id` over one record's rows) as plain functions, for the embedded store. mingo
+ * interprets every expression anew for every row (a report's $project of fifteen fields costs
+ * tens of microseconds a row); these closures are built once per pipeline.
+ *
+ * mingo stays the reference. A stage is compiled only when every expression in it is of the
+ * kinds below; otherwise mingo runs it. And when a compiled expression meets a value it has no
+ * fast answer for (an array where a scalar is usual, a type mingo would reject or coerce), it
+ * throws SLOW and that one row goes through mingo's own stage, so a row comes out exactly as
+ * mingo makes it either way (sqlite-compile.test.ts checks each kind against mingo).
+ */
+import { Aggregator, Query } from 'mingo';
+import { compare, isEqual, resolve } from 'mingo/util';
+import { MINGO_OPTIONS } from './sqlite-fns.js';
+
+type Rec = Record<string, unknown>;
+type Vars = Record<string, unknown>;
+/** One expression, evaluated against a row (and the variables a $filter binds). */
+type Expr = (doc: Rec, vars: Vars | undefined) => unknown;
+/** One stage: each row it makes from `doc`, handed to `emit`. */
+export type RowStage = (doc: Rec, emit: (row: Rec) => void) => void;
+
+/** A value the fast path has no answer for: mingo answers for this row. */
+const SLOW = Symbol('slow');
+const slow = (): never => { throw SLOW; };
+
+const isNil = (v: unknown): v is null | undefined => v === null || v === undefined;
+const isNum = (v: unknown): v is number => typeof v === 'number' && !Number.isNaN(v);
+// MongoDB's truthiness as mingo applies it (strict mode): "" is true, null, 0 and false are not.
+const truthy = (v: unknown) => !!v || v === '';
+const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isOperatorObject = (v: unknown): v is Rec => isPlainObject(v) && Object.keys(v).length === 1 && Object.keys(v)[0].startsWith('$');
+
+/** A field path ("$a.b"), a variable ("$$o.value"), or undefined when it is neither kind handled. */
+function compilePath(s: string, now: Date): Expr | undefined {
+  if (!s.startsWith('$$')) {
+    const path = s.slice(1);
+    if (path === '') return undefined;
+    return pathGetter(path);
+  }
+  const dot = s.indexOf('.');
+  const name = s.slice(2, dot < 0 ? undefined : dot);
+  const rest = dot < 0 ? '' : s.slice(dot + 1);
+  if (name === 'NOW') return rest === '' ? () => now : undefined;
+  if (name === 'ROOT' || name === 'CURRENT') return rest === '' ? (doc) => doc : pathGetter(rest);
+  if (!/^[a-z]\w*$/.test(name)) return undefined;
+  const inside = rest === '' ? undefined : pathGetter(rest);
+  return (_doc, vars) => {
+    if (!vars || !Object.hasOwn(vars, name)) return slow();
+    const v = vars[name];
+    return inside ? inside(v as Rec) : v;
+  };
+}
+
+/**
+ * A field path's value. Through plain objects it is a walk; an array or any other value on the
+ * way is mingo's resolve (which maps over arrays), so the result is always mingo's.
+ */
+export function pathGetter(path: string): (doc: Rec) => unknown {
+  const parts = path.split('.');
+  return (doc) => {
+    let v: unknown = doc;
+    for (const p of parts) {
+      if (isNil(v)) return undefined;
+      if (typeof v !== 'object' || Array.isArray(v) || v instanceof Date) return resolve(doc, path);
+      v = (v as Rec)[p];
+    }
+    return v;
+  };
+}
+
+type Op = (args: Expr[], raw: unknown, now: Date) => Expr | undefined;
+
+/** The arguments of an operator written as an array of exactly n expressions. */
+function fixed(n: number, make: (args: Expr[]) => Expr): Op {
+  return (args, raw) => (Array.isArray(raw) && raw.length === n ? make(args) : undefined);
+}
+
+/** Comparison of two values mingo compares by type, on numbers and strings alone. */
+function ordered(test: (a: number | string, b: number | string) => boolean): Op {
+  return fixed(2, ([a, b]) => (doc, vars) => {
+    const x = a(doc, vars);
+    const y = b(doc, vars);
+    if ((isNum(x) && isNum(y)) || (typeof x === 'string' && typeof y === 'string')) return test(x, y);
+    return slow();
+  });
+}
+
+function equal(x: unknown, y: unknown): boolean {
+  // mingo's $eq expression matches an element of an array: leave that to it.
+  if (Array.isArray(x)) return slow();
+  return isEqual(x, y) || (isNil(x) && isNil(y));
+}
+
+/** A number, or a Date as its time: what arithmetic takes. */
+const arithmetic = (v: unknown): number => (isNum(v) ? v : slow());
+
+/** The values an accumulator used as an expression folds: its argument's array. */
+function accumulated(args: Expr[], raw: unknown): Expr {
+  if (Array.isArray(raw)) return (doc, vars) => args.map((a) => a(doc, vars));
+  return (doc, vars) => {
+    const v = args[0](doc, vars);
+    return Array.isArray(v) ? v : slow();
+  };
+}
+
+const OPS: Record<string, Op> = {
+  $ifNull: (args, raw) => (Array.isArray(raw) ? (doc, vars) => {
+    let v: unknown;
+    for (const a of args) {
+      v = a(doc, vars);
+      if (!isNil(v)) return v;
+    }
+    return v;
+  } : undefined),
+  $arrayElemAt: fixed(2, ([a, i]) => (doc, vars) => {
+    const arr = a(doc, vars);
+    const index = i(doc, vars);
+    if (isNil(arr) || isNil(index)) return null;
+    if (!Array.isArray(arr) || !Number.isInteger(index)) return slow();
+    const n = index as number;
+    if (n < 0) return -n <= arr.length ? arr[n + arr.length] : undefined;
+    return n < arr.length ? arr[n] : undefined;
+  }),
+  $size: ([a], raw) => (Array.isArray(raw) ? undefined : (doc, vars) => {
+    const v = a(doc, vars);
+    if (isNil(v)) return null;
+    return Array.isArray(v) ? v.length : slow();
+  }),
+  $in: fixed(2, ([item, list]) => (doc, vars) => {
+    const x = item(doc, vars);
+    const arr = list(doc, vars);
+    if (!Array.isArray(arr)) return slow();
+    for (const v of arr) if (isEqual(v, x)) return true;
+    return false;
+  }),
+  $eq: fixed(2, ([a, b]) => (doc, vars) => equal(a(doc, vars), b(doc, vars))),
+  $ne: fixed(2, ([a, b]) => (doc, vars) => !equal(a(doc, vars), b(doc, vars))),
+  $gt: ordered((a, b) => a > b),
+  $gte: ordered((a, b) => a >= b),
+  $lt: ordered((a, b) => a < b),
+  $lte: ordered((a, b) => a <= b),
+  $and: (args, raw) => (Array.isArray(raw) ? (doc, vars) => args.every((a) => truthy(a(doc, vars))) : undefined),
+  $or: (args, raw) => (Array.isArray(raw) ? (doc, vars) => args.some((a) => truthy(a(doc, vars))) : undefined),
+  $cond: fixed(3, ([c, t, e]) => (doc, vars) => (truthy(c(doc, vars)) ? t(doc, vars) : e(doc, vars))),
+  $add: (args, raw) => (Array.isArray(raw) ? (doc, vars) => {
+    let sum = 0;
+    for (const a of args) {
+      const v = a(doc, vars);
+      if (isNil(v)) return null;
+      sum += arithmetic(v);
+    }
+    return sum;
+  } : undefined),
+  $multiply: (args, raw) => (Array.isArray(raw) ? (doc, vars) => {
+    const vs = args.map((a) => a(doc, vars));
+    if (vs.some(isNil)) return null;
+    return vs.reduce((p: number, v) => p * arithmetic(v), 1);
+  } : undefined),
+  $subtract: fixed(2, ([a, b]) => (doc, vars) => {
+    const x = a(doc, vars);
+    const y = b(doc, vars);
+    if (isNil(x) || isNil(y)) return null;
+    if (x instanceof Date && y instanceof Date) return x.getTime() - y.getTime();
+    return arithmetic(x) - arithmetic(y);
+  }),
+  $divide: fixed(2, ([a, b]) => (doc, vars) => {
+    const x = a(doc, vars);
+    const y = b(doc, vars);
+    if (isNil(x) || isNil(y)) return null;
+    const d = arithmetic(y);
+    return d === 0 ? slow() : arithmetic(x) / d;
+  }),
+  $floor: ([a], raw) => (Array.isArray(raw) ? undefined : (doc, vars) => {
+    const v = a(doc, vars);
+    return isNil(v) ? null : Math.floor(arithmetic(v));
+  }),
+  $toDate: ([a], raw) => (Array.isArray(raw) ? undefined : (doc, vars) => {
+    const v = a(doc, vars);
+    if (v instanceof Date) return v;
+    if (isNil(v)) return null;
+    if (typeof v !== 'string' && !isNum(v)) return slow();
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? slow() : d;
+  }),
+  $sum: (args, raw) => {
+    const values = accumulated(args, raw);
+    return (doc, vars) => {
+      let sum = 0;
+      for (const v of values(doc, vars) as unknown[]) if (isNum(v)) sum += v;
+      return sum;
+    };
+  },
+  $filter: (_args, raw, now) => {
+    if (!isPlainObject(raw) || raw.limit !== undefined || !Object.keys(raw).every((k) => k === 'input' || k === 'as' || k === 'cond')) return undefined;
+    const as = raw.as === undefined ? 'this' : raw.as;
+    if (typeof as !== 'string' || !/^[a-z]\w*$/.test(as)) return undefined;
+    const input = compileExpr(raw.input, now);
+    const cond = compileExpr(raw.cond, now);
+    if (!input || !cond) return undefined;
+    return (doc, vars) => {
+      const arr = input(doc, vars);
+      if (isNil(arr)) return null;
+      if (!Array.isArray(arr)) return slow();
+      const scope: Vars = vars ? { ...vars } : {};
+      return arr.filter((item) => {
+        scope[as] = item;
+        return truthy(cond(doc, scope));
+      });
+    };
+  },
+};
+
+/**
+ * An aggregation expression as a closure, or undefined when any part of it is not one the
+ * fast path knows (mingo then runs the whole stage).
+ */
+export function compileExpr(e: unknown, now: Date): Expr | undefined {
+  if (typeof e !== 'string' && typeof e === 'object' && e !== null && isLiteral(e)) {
+    // A list or object of literals (a definition's table of labels) is built once, not per row.
+    const value = compileValue(e, now)?.({}, undefined);
+    return value === undefined ? undefined : () => value;
+  }
+  return compileValue(e, now);
+}
+
+/** Whether an expression holds no field path, variable or operator: its value is itself. */
+function isLiteral(e: unknown): boolean {
+  if (typeof e === 'string') return !e.startsWith('$');
+  if (typeof e === 'number' || typeof e === 'boolean' || e === null) return true;
+  if (Array.isArray(e)) return e.every(isLiteral);
+  return isPlainObject(e) && Object.keys(e).every((k) => !k.startsWith('$') && isLiteral(e[k]));
+}
+
+function compileValue(e: unknown, now: Date): Expr | undefined {
+  if (typeof e === 'string') return e.startsWith('$') ? compilePath(e, now) : () => e;
+  if (typeof e === 'number' || typeof e === 'boolean' || e === null) return () => e;
+  if (Array.isArray(e)) {
+    const items = e.map((x) => compileExpr(x, now));
+    if (items.some((x) => !x)) return undefined;
+    return (doc, vars) => items.map((x) => x!(doc, vars));
+  }
+  if (!isPlainObject(e)) return undefined;
+  const keys = Object.keys(e);
+  if (keys.length === 0) return undefined;
+  if (keys[0].startsWith('$')) {
+    if (keys.length !== 1) return undefined;
+    const op = Object.hasOwn(OPS, keys[0]) ? OPS[keys[0]] : undefined;
+    if (!op) return undefined;
+    const raw = e[keys[0]];
+    // $filter compiles its own parts (its cond sees a variable); the rest take their arguments evaluated.
+    if (keys[0] === '$filter') return op([], raw, now);
+    const args = (Array.isArray(raw) ? raw : [raw]).map((x) => compileExpr(x, now));
+    if (args.some((x) => !x)) return undefined;
+    return op(args as Expr[], raw, now);
+  }
+  // An object of expressions: its fields, those that come out missing left out.
+  const fields = keys.map((k) => [k, isFieldName(k) ? compileExpr(e[k], now) : undefined] as const);
+  if (fields.some(([, f]) => !f)) return undefined;
+  return (doc, vars) => {
+    const out: Rec = {};
+    for (const [k, f] of fields) {
+      const v = f!(doc, vars);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  };
+}
+
+/** A top-level field name: no path, no operator. */
+const isFieldName = (k: string) => k !== '' && !k.includes('.') && !k.startsWith('$');
+
+/**
+ * An expression-object value ($project/$addFields) the fast path computes: not an inclusion or
+ * exclusion flag, not a nested projection, not a list (mingo's $project writes null for a
+ * missing element of a list, other stages do not).
+ */
+function isComputed(v: unknown): boolean {
+  if (typeof v === 'number' || typeof v === 'boolean' || Array.isArray(v)) return false;
+  // A nested object of expressions ({erpId: …, name: …}) is computed; one holding a flag is a projection.
+  if (isPlainObject(v) && !isOperatorObject(v)) return Object.keys(v).length > 0 && Object.values(v).every(isComputed);
+  return true;
+}
+
+/**
+ * A stage run through mingo for one row: what the fast path hands over when it meets a value
+ * it has no answer for.
+ */
+function mingoRow(stage: Rec, now: Date): (doc: Rec) => Rec[] {
+  const agg = new Aggregator([stage], MINGO_OPTIONS);
+  return (doc) => agg.run([doc]) as Rec[];
+}
+
+/** Runs `fast` for a row, or mingo's own stage for it when `fast` meets a value it does not handle. */
+function withFallback(stage: Rec, now: Date, fast: RowStage): RowStage {
+  let viaMingo: ((doc: Rec) => Rec[]) | undefined;
+  return (doc, emit) => {
+    const out: Rec[] = [];
+    try {
+      fast(doc, (r) => out.push(r));
+    } catch (e) {
+      if (e !== SLOW) throw e;
+      viaMingo ??= mingoRow(stage, now);
+      for (const r of viaMingo(doc)) emit(r);
+      return;
+    }
+    for (const r of out) emit(r);
+  };
+}
+
+function compileProject(spec: Rec, now: Date): RowStage | undefined {
+  const keys = Object.keys(spec);
+  if (keys.length === 0 || !keys.every((k) => isFieldName(k))) return undefined;
+  const flag = (v: unknown) => v === 1 || v === true || v === 0 || v === false;
+  const excluded = keys.filter((k) => spec[k] === 0 || spec[k] === false);
+  // An exclusion projection (other than of _id) leaves every other field: mingo's job.
+  if (excluded.some((k) => k !== '_id')) return undefined;
+  const parts: [string, Expr | 'keep'][] = [];
+  for (const k of keys) {
+    const v = spec[k];
+    if (v === 0 || v === false) continue;
+    if (flag(v)) parts.push([k, 'keep']);
+    else if (!isComputed(v)) return undefined;
+    else {
+      const f = compileExpr(v, now);
+      if (!f) return undefined;
+      parts.push([k, f]);
+    }
+  }
+  if (parts.length === 0) return undefined;
+  const keepId = !excluded.includes('_id') && !keys.includes('_id');
+  return (doc, emit) => {
+    const out: Rec = {};
+    for (const [k, f] of parts) {
+      const v = f === 'keep' ? doc[k] : f(doc, undefined);
+      if (v !== undefined) out[k] = v;
+    }
+    if (keepId && doc._id !== undefined) out._id = doc._id;
+    emit(out);
+  };
+}
+
+function compileAddFields(spec: Rec, now: Date): RowStage | undefined {
+  const keys = Object.keys(spec);
+  if (keys.length === 0 || !keys.every(isFieldName)) return undefined;
+  const parts: [string, Expr][] = [];
+  for (const k of keys) {
+    // $addFields takes any value as an expression: a number or a list is a literal there.
+    const f = compileExpr(spec[k], now);
+    if (!f) return undefined;
+    parts.push([k, f]);
+  }
+  return (doc, emit) => {
+    const out: Rec = { ...doc };
+    for (const [k, f] of parts) {
+      const v = f(doc, undefined);
+      if (v !== undefined) out[k] = v;
+      else delete out[k];
+    }
+    emit(out);
+  };
+}
+
+/** The value at a path of plain objects; an array on the way is mingo's case (it maps over it). */
+function valueAt(doc: Rec, parts: string[]): unknown {
+  let v: unknown = doc;
+  for (const p of parts) {
+    if (Array.isArray(v)) return slow();
+    v = isPlainObject(v) ? v[p] : undefined;
+  }
+  return v;
+}
+
+/** A copy of `doc` with the value at `parts` replaced (or removed, for undefined), the objects on the way copied. */
+function withValueAt(doc: Rec, parts: string[], value: unknown): Rec {
+  const [head, ...rest] = parts;
+  const out: Rec = { ...doc };
+  if (rest.length > 0) out[head] = withValueAt(doc[head] as Rec, rest, value);
+  else if (value === undefined) delete out[head];
+  else out[head] = value;
+  return out;
+}
+
+function compileUnwind(arg: unknown): RowStage | undefined {
+  const spec = typeof arg === 'string' ? { path: arg } : (arg as Rec);
+  if (!isPlainObject(spec) || typeof spec.path !== 'string' || !spec.path.startsWith('$')) return undefined;
+  if (!Object.keys(spec).every((k) => k === 'path' || k === 'preserveNullAndEmptyArrays')) return undefined;
+  const parts = spec.path.slice(1).split('.');
+  if (!parts.every(isFieldName)) return undefined;
+  const preserve = spec.preserveNullAndEmptyArrays === true;
+  return (doc, emit) => {
+    const v = valueAt(doc, parts);
+    if (Array.isArray(v)) {
+      if (v.length > 0) for (const item of v) emit(withValueAt(doc, parts, item));
+      else if (preserve) emit(withValueAt(doc, parts, undefined));
+      return;
+    }
+    // mingo drops an "empty" value: missing, null, "", {} (an empty array is handled above).
+    const empty = isNil(v) || v === '' || (isPlainObject(v) && Object.keys(v).length === 0);
+    if (!empty || preserve) emit(doc);
+  };
+}
+
+function compileUnset(arg: unknown): RowStage | undefined {
+  const fields = Array.isArray(arg) ? arg : [arg];
+  if (fields.length === 0 || !fields.every((f) => typeof f === 'string' && isFieldName(f))) return undefined;
+  return (doc, emit) => {
+    const out: Rec = { ...doc };
+    for (const f of fields as string[]) delete out[f];
+    emit(out);
+  };
+}
+
+/**
+ * One per-row stage as a function, or undefined when mingo must run it (an operator or a shape
+ * the fast path does not know). `now` is the pipeline's $$NOW.
+ */
+export function compileRowStage(stage: Rec, now: Date): RowStage | undefined {
+  const [op, ...more] = Object.keys(stage);
+  if (more.length > 0) return undefined;
+  const arg = stage[op];
+  let fast: RowStage | undefined;
+  switch (op) {
+    case '$match': {
+      if (!isPlainObject(arg)) return undefined;
+      const q = new Query(arg, MINGO_OPTIONS);
+      return (doc, emit) => { if (q.test(doc)) emit(doc); };
+    }
+    case '$unwind': fast = compileUnwind(arg); break;
+    case '$unset': return compileUnset(arg);
+    case '$project': fast = isPlainObject(arg) ? compileProject(arg, now) : undefined; break;
+    case '$addFields': case '$set': fast = isPlainObject(arg) ? compileAddFields(arg, now) : undefined; break;
+    default: return undefined;
+  }
+  return fast && withFallback(stage, now, fast);
+}
+
+type Accumulate = (rows: Rec[]) => unknown;
+
+function compileAccumulator(spec: unknown, now: Date): Accumulate | undefined {
+  if (!isOperatorObject(spec)) return undefined;
+  const [op] = Object.keys(spec);
+  const arg = spec[op];
+  if (op === '$sum' && isNum(arg)) return (rows) => rows.length * arg;
+  const f = compileExpr(arg, now);
+  if (!f) return undefined;
+  const each = (r: Rec) => f(r, undefined);
+  switch (op) {
+    case '$first': return (rows) => each(rows[0]) ?? null;
+    case '$last': return (rows) => each(rows[rows.length - 1]) ?? null;
+    case '$push': return (rows) => rows.map((r) => each(r) ?? null);
+    case '$sum': return (rows) => {
+      let sum = 0;
+      for (const r of rows) {
+        const v = each(r);
+        if (isNum(v)) sum += v;
+      }
+      return sum;
+    };
+    case '$max': case '$min': return (rows) => {
+      const vs = rows.map(each).filter((v) => !isNil(v));
+      if (vs.length === 0) return null;
+      if (!vs.every(isNum)) return [...vs].sort(compare)[op === '$max' ? vs.length - 1 : 0];
+      return (vs as number[]).reduce((m, v) => (op === '$max' ? (v > m ? v : m) : (v < m ? v : m)));
+    };
+    default: return undefined;
+  }
+}
+
+/**
+ * A `$group` over the rows of one group at a time (sqlite-aggregate's groupedById hands them
+ * over), as a function from the rows to the group's document; undefined when mingo must run it.
+ */
+export function compileRunGroup(spec: Rec, now: Date): ((rows: Rec[]) => Rec) | undefined {
+  const id = compileExpr(spec._id, now);
+  if (!id) return undefined;
+  const fields: [string, Accumulate][] = [];
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === '_id') continue;
+    const acc = compileAccumulator(v, now);
+    if (!acc) return undefined;
+    fields.push([k, acc]);
+  }
+  const agg = new Aggregator([{ $group: spec }], MINGO_OPTIONS);
+  return (rows) => {
+    try {
+      const out: Rec = {};
+      const key = id(rows[0], undefined);
+      if (key !== undefined) out._id = key;
+      for (const [k, acc] of fields) out[k] = acc(rows);
+      return out;
+    } catch (e) {
+      if (e !== SLOW) throw e;
+      return agg.run(rows)[0] as Rec;
+    }
+  };
+}
