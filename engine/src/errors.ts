@@ -76,6 +76,7 @@ export const ERRORS = {
   REPORT_SORT_UNKNOWN: { key: 'error.reportSortUnknown', status: 400, template: '{column} is not a sortable column of the report {report}' },
   // 422, not 413: the request is small and well formed; what it asks for is too big to compute, and narrower filters fix it.
   REPORT_TOO_LARGE: { key: 'error.reportTooLarge', status: 422, template: 'The report {report} reads more data than the server can hold in memory; narrow it with its filters' },
+  REPORT_TOO_SLOW: { key: 'error.reportTooSlow', status: 422, template: 'The report {report} takes longer than {seconds} seconds to compute; narrow it with its filters' },
   EXPORT_NOT_FOUND: { key: 'error.exportNotFound', status: 404, template: 'There is no report export {id}' },
   EXPORT_NOT_READY: { key: 'error.exportNotReady', status: 409, template: 'The export {id} is {status}; its file is not ready' },
   SAVED_FILTER_NAME_TAKEN: { key: 'error.savedFilterNameTaken', status: 409, template: 'You already have a saved filter named {name} for this report' },

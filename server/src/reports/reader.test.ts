@@ -10,7 +10,7 @@ import { Sessions } from '../auth/sessions';
 import { prepareStore } from '../boot';
 import { SqliteStore } from '../store/sqlite';
 import { realRegistry, testUsers } from '../testing/harness';
-import type { ReportReader } from './reader';
+import { ReportReader } from './reader';
 import { reportRoutes } from './routes';
 import { DELIVERY_REPORT, fixtureDeliveries, insertDeliveries, withFixtureReports } from './testing/fixtures';
 
@@ -129,6 +129,23 @@ describe('the report reader thread (embedded store)', () => {
     expect(Date.now() - started).toBeGreaterThan(300);
     expect(waits.length).toBeGreaterThan(5);
     expect(Math.max(...waits)).toBeLessThan(100);
+  }, 60_000);
+
+  it('stops a pipeline past the time limit with 422 REPORT_TOO_SLOW, and refuses requests past the queue\'s length with 429', async () => {
+    const limited = new ReportReader(dir, undefined, HEAP, { maxWaiting: 2, timeoutMs: 400 });
+    try {
+      const slow = planOf(SLOW);
+      const running = limited.aggregate(slow.collection, slow.rows, SLOW.key).then(() => 'answered', (e: unknown) => e);
+      const waiting = [1, 2].map(() => limited.aggregate(slow.collection, planOf(BY_DEPOSIT).rows, BY_DEPOSIT.key));
+      // Two wait already: a third is refused at once, without touching the thread.
+      await expect(limited.aggregate(slow.collection, planOf(BY_DEPOSIT).rows, BY_DEPOSIT.key)).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+      const stopped = await running;
+      expect(stopped).toMatchObject({ code: 'REPORT_TOO_SLOW', status: 422, params: { report: SLOW.key, seconds: 1 } });
+      // The ones that waited are answered by a new thread.
+      for (const rows of await Promise.all(waiting)) expect(rows.map((r) => r.deposit)).toEqual(['dep-a', 'dep-b', 'dep-c']);
+    } finally {
+      await limited.close();
+    }
   }, 60_000);
 
   it('answers 422 REPORT_TOO_LARGE for a pipeline past the thread\'s heap, and serves the next request on a new thread', async () => {

@@ -10,11 +10,14 @@ import { isStoreError, type Doc, type Pipeline } from '../store/types';
 export interface ReaderRequest { id: number; collection: string; pipeline: Pipeline }
 /** A failure keeps the store's error code, so the server answers as it would have itself. */
 export type ReaderAnswer = { id: number; rows: Doc[] } | { id: number; error: { message: string; code?: string } };
+/** Sent when the thread takes a request up: its time limit counts from then, not from the thread's start. */
+export interface ReaderStarted { id: number; started: true }
 
 if (parentPort) {
   const port = parentPort;
   const store = new SqliteStore({ dataDir: (workerData as { dataDir: string }).dataDir, readOnly: true });
   port.on('message', (m: ReaderRequest) => {
+    port.postMessage({ id: m.id, started: true } satisfies ReaderStarted);
     store.aggregate(m.collection, m.pipeline).then(
       (rows) => port.postMessage({ id: m.id, rows } satisfies ReaderAnswer),
       (e: unknown) => port.postMessage({
