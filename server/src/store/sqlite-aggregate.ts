@@ -5,7 +5,7 @@
  * `$limit` after `$unwind` stops the statement early, and a cursor holds one batch at a time.
  */
 import { Aggregator } from 'mingo';
-import { compileRowStage, compileRunGroup, pathGetter, type RowStage } from './sqlite-compile.js';
+import { compileGroup, compileRowStage, groupKey, pathGetter, type CompiledGroup, type RowStage } from './sqlite-compile.js';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
@@ -211,12 +211,13 @@ const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && 
 /**
  * A `$group` by `$id` over rows that come a stored document's at a time (its lines unwound and
  * looked up): each run of one id is grouped when the next id shows, so a regrouping holds one
- * record's rows, not the whole result, and emits in the order its input came — mingo's own
- * $group order (first seen first), so the results are the same.
+ * record's rows at most, not the whole result, and emits in the order its input came — mingo's
+ * own $group order (first seen first), so the results are the same.
  */
 function groupedById(source: Pull, stage: Record<string, unknown>, options: object, now: Date): Pull {
+  const compiled = compileGroup(stage.$group as Rec, now);
+  if (compiled) return streamedRuns(source, compiled);
   const agg = new Aggregator([stage], options);
-  const group = compileRunGroup(stage.$group as Rec, now) ?? ((run: Rec[]) => agg.run(run)[0] as Rec);
   let pending: Rec | undefined;
   let ended = false;
   return {
@@ -230,7 +231,63 @@ function groupedById(source: Pull, stage: Record<string, unknown>, options: obje
         if (run.length > 0 && !sameKey(doc.id, run[0].id)) { pending = doc; break; }
         run.push(doc);
       }
-      return run.length === 0 ? { done: true } : { done: false, value: group(run) };
+      return run.length === 0 ? { done: true } : { done: false, value: agg.run(run)[0] };
+    },
+    own: true,
+  };
+}
+
+/** groupedById with compiled accumulators: each run folded as it streams, no rows held. */
+function streamedRuns(source: Pull, group: CompiledGroup): Pull {
+  let pending: Rec | undefined;
+  let ended = false;
+  return {
+    next: () => {
+      let first = pending;
+      pending = undefined;
+      if (!first && !ended) {
+        const r = source.next();
+        if (r.done) ended = true;
+        else first = r.value as Rec;
+      }
+      if (!first) return { done: true };
+      const g = group.start(group.key(first));
+      g.add(first);
+      while (!ended) {
+        const r = source.next();
+        if (r.done) { ended = true; break; }
+        const doc = r.value as Rec;
+        if (!sameKey(doc.id, first.id)) { pending = doc; break; }
+        g.add(doc);
+      }
+      return { done: false, value: g.done() };
+    },
+    own: true,
+  };
+}
+
+/**
+ * Any other compiled `$group`: its input read to the end into running totals per group (a
+ * group holds its totals, not its rows), then the groups in the order first seen, as mingo.
+ */
+function groupedAll(source: Pull, group: CompiledGroup): Pull {
+  let out: Iterator<{ done(): Rec }> | undefined;
+  return {
+    next: () => {
+      if (!out) {
+        const groups = new Map<unknown, { add(row: Rec): void; done(): Rec }>();
+        for (let r = source.next(); !r.done; r = source.next()) {
+          const row = r.value as Rec;
+          const key = group.key(row);
+          const k = groupKey(key);
+          let g = groups.get(k);
+          if (!g) groups.set(k, (g = group.start(key)));
+          g.add(row);
+        }
+        out = groups.values();
+      }
+      const n = out.next();
+      return n.done ? { done: true } : { done: false, value: n.value.done() };
     },
     own: true,
   };
@@ -273,6 +330,9 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     } else if ((stage.$group as Rec | undefined)?._id === '$id' && idRunsKept(stages, i)) {
       flush();
       out = groupedById(out, stage, options, now);
+    } else if (stage.$group && compileGroup(stage.$group as Rec, now)) {
+      flush();
+      out = groupedAll(out, compileGroup(stage.$group as Rec, now)!);
     } else if (keyed) {
       flush();
       const unwind = unwindOf(stages[i + 1], keyed.as);

@@ -436,63 +436,112 @@ export function compileRowStage(stage: Rec, now: Date): RowStage | undefined {
   return fast && withFallback(stage, now, fast);
 }
 
-type Accumulate = (rows: Rec[]) => unknown;
+/**
+ * An expression's value for one row: the compiled closure, or mingo's own evaluation of it for a
+ * row the closure has no answer for (as a $group or $addFields evaluates it: the same value).
+ */
+function rowValue(expr: unknown, fast: Expr): (row: Rec) => unknown {
+  let viaMingo: Aggregator | undefined;
+  return (row) => {
+    try {
+      return fast(row, undefined);
+    } catch (e) {
+      if (e !== SLOW) throw e;
+      viaMingo ??= new Aggregator([{ $addFields: { value: expr } }], MINGO_OPTIONS);
+      return (viaMingo.run([row])[0] as Rec).value;
+    }
+  };
+}
 
-function compileAccumulator(spec: unknown, now: Date): Accumulate | undefined {
+/** One group's running value of one accumulator: fed each row in turn, read at the end. */
+interface Running { add(row: Rec): void; value(): unknown }
+
+/**
+ * An accumulator as mingo computes it, kept running instead of over the group's held rows: a
+ * group holds its totals, not its rows. $max keeps the last of equal values and $min the first,
+ * as mingo's stable sort does.
+ */
+function compileAccumulator(spec: unknown, now: Date): (() => Running) | undefined {
   if (!isOperatorObject(spec)) return undefined;
   const [op] = Object.keys(spec);
   const arg = spec[op];
-  if (op === '$sum' && isNum(arg)) return (rows) => rows.length * arg;
+  if (op === '$sum' && isNum(arg)) {
+    return () => { let n = 0; return { add: () => { n += arg; }, value: () => n }; };
+  }
   const f = compileExpr(arg, now);
   if (!f) return undefined;
-  const each = (r: Rec) => f(r, undefined);
+  const each = rowValue(arg, f);
   switch (op) {
-    case '$first': return (rows) => each(rows[0]) ?? null;
-    case '$last': return (rows) => each(rows[rows.length - 1]) ?? null;
-    case '$push': return (rows) => rows.map((r) => each(r) ?? null);
-    case '$sum': return (rows) => {
-      let sum = 0;
-      for (const r of rows) {
-        const v = each(r);
-        if (isNum(v)) sum += v;
-      }
-      return sum;
+    case '$first': return () => {
+      let seen = false;
+      let v: unknown = null;
+      return { add: (r) => { if (!seen) { seen = true; v = each(r) ?? null; } }, value: () => v };
     };
-    case '$max': case '$min': return (rows) => {
-      const vs = rows.map(each).filter((v) => !isNil(v));
-      if (vs.length === 0) return null;
-      if (!vs.every(isNum)) return [...vs].sort(compare)[op === '$max' ? vs.length - 1 : 0];
-      return (vs as number[]).reduce((m, v) => (op === '$max' ? (v > m ? v : m) : (v < m ? v : m)));
+    case '$last': return () => { let v: unknown = null; return { add: (r) => { v = each(r) ?? null; }, value: () => v }; };
+    case '$push': return () => { const all: unknown[] = []; return { add: (r) => { all.push(each(r) ?? null); }, value: () => all }; };
+    case '$sum': return () => {
+      let sum = 0;
+      return { add: (r) => { const v = each(r); if (isNum(v)) sum += v; }, value: () => sum };
+    };
+    case '$max': return () => {
+      let top: unknown;
+      return { add: (r) => { const v = each(r) ?? null; if (top === undefined || compare(v, top) >= 0) top = v; }, value: () => top ?? null };
+    };
+    case '$min': return () => {
+      let low: unknown;
+      return { add: (r) => { const v = each(r); if (!isNil(v) && (low === undefined || compare(v, low) < 0)) low = v; }, value: () => low ?? null };
     };
     default: return undefined;
   }
 }
 
-/**
- * A `$group` over the rows of one group at a time (sqlite-aggregate's groupedById hands them
- * over), as a function from the rows to the group's document; undefined when mingo must run it.
- */
-export function compileRunGroup(spec: Rec, now: Date): ((rows: Rec[]) => Rec) | undefined {
+/** A $group's key and accumulators, compiled; undefined when mingo must run it. */
+export interface CompiledGroup {
+  /** The group a row belongs to (missing counts as null, as mingo has it). */
+  key(row: Rec): unknown;
+  /** A new group's document builder. */
+  start(key: unknown): { add(row: Rec): void; done(): Rec };
+}
+
+export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
+  if (!Object.hasOwn(spec, '_id')) return undefined;
   const id = compileExpr(spec._id, now);
   if (!id) return undefined;
-  const fields: [string, Accumulate][] = [];
+  const fields: [string, () => Running][] = [];
   for (const [k, v] of Object.entries(spec)) {
     if (k === '_id') continue;
     const acc = compileAccumulator(v, now);
     if (!acc) return undefined;
     fields.push([k, acc]);
   }
-  const agg = new Aggregator([{ $group: spec }], MINGO_OPTIONS);
-  return (rows) => {
-    try {
-      const out: Rec = {};
-      const key = id(rows[0], undefined);
-      if (key !== undefined) out._id = key;
-      for (const [k, acc] of fields) out[k] = acc(rows);
-      return out;
-    } catch (e) {
-      if (e !== SLOW) throw e;
-      return agg.run(rows)[0] as Rec;
-    }
+  const keyOf = rowValue(spec._id, id);
+  return {
+    key: (row) => keyOf(row) ?? null,
+    start: (key) => {
+      const running = fields.map(([k, make]) => [k, make()] as const);
+      return {
+        add: (row) => { for (const [, r] of running) r.add(row); },
+        done: () => {
+          const out: Rec = { _id: key };
+          for (const [k, r] of running) out[k] = r.value();
+          return out;
+        },
+      };
+    },
   };
+}
+
+/**
+ * Group keys as mingo compares them: a primitive as itself, a document or list by its content
+ * (keys in any order; a date by its time).
+ */
+export function groupKey(v: unknown): unknown {
+  return v !== null && typeof v === 'object' ? `\u0000${canonical(v)}` : v;
+}
+
+function canonical(v: unknown): string {
+  if (v instanceof Date) return `D${v.getTime()}`;
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isPlainObject(v)) return `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return v === undefined ? 'u' : JSON.stringify(v) ?? String(v);
 }
