@@ -1,12 +1,12 @@
 /**
- * One report export on a worker thread (started by exports.ts): its own store (a read-only
+ * Report exports on a worker thread (started by exports.ts), one job at a time: its own store (a read-only
  * connection holding one snapshot on the embedded store, its own client on MongoDB), the rows
  * streamed from the store's cursor into CSV lines in a temporary file. The main thread never
  * sees a row: it gets the total, progress every ~250 ms, and the end.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Registry } from '../../../engine/src/index';
 import { csvLine } from '../masterdata/exportCsv';
 import { SqliteStore } from '../store/sqlite';
@@ -83,7 +83,12 @@ async function main(job: ExportWork, post: (m: ExportMessage) => void): Promise<
   }
 }
 
+// One job at a time: the thread is handed the next only after it said done or error (exports.ts
+// keeps a finished thread for the next export, so an export does not wait for a thread to boot).
 if (parentPort) {
-  const post = (m: ExportMessage) => parentPort!.postMessage(m);
-  main(workerData as ExportWork, post).catch((e: unknown) => post({ kind: 'error', message: e instanceof Error ? e.message : String(e) }));
+  const port = parentPort;
+  const post = (m: ExportMessage) => port.postMessage(m);
+  port.on('message', (job: ExportWork) => {
+    main(job, post).catch((e: unknown) => post({ kind: 'error', message: e instanceof Error ? e.message : String(e) }));
+  });
 }

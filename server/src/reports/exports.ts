@@ -26,6 +26,12 @@ export const MAX_RUNNING = 2;
 const SAVE_MS = 1000;
 
 const WORKER = new URL('./exportWorker.ts', import.meta.url);
+/**
+ * How long a thread that finished an export waits for the next before it ends. Starting one
+ * takes a second or two (its modules are loaded and compiled); a user exporting several reports
+ * in a row, or a schedule's batch, should not pay that each time.
+ */
+export const IDLE_THREAD_MS = 120_000;
 
 export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -67,6 +73,8 @@ export class ExportJobs {
   private readonly running = new Map<string, Worker | null>();
   private readonly live = new Map<string, Live>();
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** Threads that finished an export cleanly, waiting for the next (at most MAX_RUNNING). */
+  private readonly idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
   private closed = false;
 
   constructor(
@@ -164,7 +172,7 @@ export class ExportJobs {
       // Someone may have removed the directory under a running server.
       mkdirSync(this.dir, { recursive: true });
       const job: ExportWork = { ...work, registry: this.reg, target: storeTarget(this.store), file: part };
-      const worker = reportThread(WORKER, { workerData: job, resourceLimits: this.heap });
+      const worker = this.thread();
       this.running.set(id, worker);
       const end = await new Promise<ExportMessage & { kind: 'done' | 'error' }>((resolve) => {
         worker.on('message', (m: ExportMessage) => {
@@ -179,9 +187,12 @@ export class ExportJobs {
         // A report whose pipeline holds more than the heap (a $group over a whole source) kills only this thread.
         worker.on('error', (e: Error) => resolve({ kind: 'error', message: outOfMemory(e) ? formatError('REPORT_TOO_LARGE', { report: work.report }) : e.message }));
         worker.on('exit', (code) => resolve({ kind: 'error', message: `the export thread stopped (exit code ${code})` }));
+        worker.postMessage(job);
       });
-      worker.removeAllListeners();
-      await worker.terminate();
+      forget(worker);
+      // A thread that failed may be in any state: only one that finished cleanly takes another job.
+      if (end.kind === 'done') this.rest(worker);
+      else await worker.terminate();
       // Closing the server stops the thread: the job stays `running` and is failed as interrupted at the next start.
       if (this.closed) return;
       // A progress save still on its way must not land after the final state.
@@ -209,12 +220,65 @@ export class ExportJobs {
     }
   }
 
+  /** An idle thread if one waits, else a new one. */
+  private thread(): Worker {
+    const waiting = this.idle.pop();
+    if (!waiting) {
+      this.threadsStarted++;
+      return reportThread(WORKER, { resourceLimits: this.heap });
+    }
+    clearTimeout(waiting.timer);
+    forget(waiting.worker);
+    waiting.worker.ref();
+    return waiting.worker;
+  }
+
+  /** Keeps a thread that finished cleanly for the next export, for IDLE_THREAD_MS. */
+  private rest(worker: Worker): void {
+    if (this.closed || this.idle.length >= MAX_RUNNING) {
+      void worker.terminate();
+      return;
+    }
+    const entry = {
+      worker,
+      timer: setTimeout(() => {
+        this.idle.splice(this.idle.indexOf(entry), 1);
+        void worker.terminate();
+      }, IDLE_THREAD_MS),
+    };
+    // Waiting threads keep neither the process nor the timer alive; one that dies waiting just goes.
+    entry.timer.unref();
+    worker.unref();
+    worker.on('error', () => undefined);
+    worker.on('exit', () => { const i = this.idle.indexOf(entry); if (i >= 0) { clearTimeout(entry.timer); this.idle.splice(i, 1); } });
+    this.idle.push(entry);
+  }
+
+  /** Threads waiting for an export, and threads started so far (for tests and diagnosis). */
+  get idleThreads(): number {
+    return this.idle.length;
+  }
+  threadsStarted = 0;
+
   async close(): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
+    for (const { worker, timer } of this.idle.splice(0)) {
+      clearTimeout(timer);
+      forget(worker);
+      void worker.terminate();
+    }
     await Promise.all([...this.running.values()].map((w) => w?.terminate()));
     for (const wakes of this.waiting.values()) for (const wake of wakes) wake();
   }
+}
+
+/**
+ * Drops the listeners this file gave a thread. Not removeAllListeners(): that also removes the
+ * ones Node's Worker keeps to start its message port, and a kept thread would never be heard again.
+ */
+function forget(worker: Worker): void {
+  for (const event of ['message', 'error', 'exit'] as const) worker.removeAllListeners(event);
 }
 
 function progressOf(live: Live): number {

@@ -165,8 +165,25 @@ describe('the report reader thread (embedded store)', () => {
 
   it('fails an export past its thread\'s heap as a job with the same message, and exports the next one', async () => {
     const start = async (key: string) => (await app.inject({ method: 'POST', url: `/api/v3/reports/${key}/exports`, headers, payload: {} })).json().id as string;
-    const failed = await app.reportExports.finished(await start(HUGE.key));
+    const jobs = app.reportExports;
+    const idle = jobs.idleThreads;
+    const failed = await jobs.finished(await start(HUGE.key));
     expect(failed).toMatchObject({ status: 'failed', error: formatError('REPORT_TOO_LARGE', { report: HUGE.key }) });
-    expect(await app.reportExports.finished(await start(BY_DEPOSIT.key))).toMatchObject({ status: 'done', rows: 3 });
+    // The thread that ran out is not kept.
+    expect(jobs.idleThreads).toBe(Math.max(0, idle - 1));
+    expect(await jobs.finished(await start(BY_DEPOSIT.key))).toMatchObject({ status: 'done', rows: 3 });
+    // One that finished is kept for the next export, which takes it instead of starting another.
+    expect(jobs.idleThreads).toBe(Math.max(1, idle - 1));
+    const before = jobs.idleThreads;
+    const started = jobs.threadsStarted;
+    const next = await start(DELIVERY_REPORT.key);
+    const { total } = (await get(`/api/v3/reports/${DELIVERY_REPORT.key}/count`)).json() as { total: number };
+    expect(total).toBeGreaterThan(2000);
+    expect(await jobs.finished(next)).toMatchObject({ status: 'done', rows: total });
+    expect(jobs.threadsStarted).toBe(started);
+    expect(jobs.idleThreads).toBe(before);
+    const csv = await app.inject({ method: 'GET', url: `/api/v3/reports/exports/${next}/download`, headers });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(total + 1);
   }, 120_000);
 });
