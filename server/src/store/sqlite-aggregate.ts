@@ -251,16 +251,16 @@ function streamedRuns(source: Pull, group: CompiledGroup): Pull {
         else first = r.value as Rec;
       }
       if (!first) return { done: true };
-      const g = group.start(group.key(first));
-      g.add(first);
+      const states = group.start();
+      group.add(states, first);
       while (!ended) {
         const r = source.next();
         if (r.done) { ended = true; break; }
         const doc = r.value as Rec;
         if (!sameKey(doc.id, first.id)) { pending = doc; break; }
-        g.add(doc);
+        group.add(states, doc);
       }
-      return { done: false, value: g.done() };
+      return { done: false, value: group.done(group.key(first), states) };
     },
     own: true,
   };
@@ -271,23 +271,23 @@ function streamedRuns(source: Pull, group: CompiledGroup): Pull {
  * group holds its totals, not its rows), then the groups in the order first seen, as mingo.
  */
 function groupedAll(source: Pull, group: CompiledGroup): Pull {
-  let out: Iterator<{ done(): Rec }> | undefined;
+  let out: Iterator<{ key: unknown; states: unknown[] }> | undefined;
   return {
     next: () => {
       if (!out) {
-        const groups = new Map<unknown, { add(row: Rec): void; done(): Rec }>();
+        const groups = new Map<unknown, { key: unknown; states: unknown[] }>();
         for (let r = source.next(); !r.done; r = source.next()) {
           const row = r.value as Rec;
           const key = group.key(row);
           const k = groupKey(key);
           let g = groups.get(k);
-          if (!g) groups.set(k, (g = group.start(key)));
-          g.add(row);
+          if (!g) groups.set(k, (g = { key, states: group.start() }));
+          group.add(g.states, row);
         }
         out = groups.values();
       }
       const n = out.next();
-      return n.done ? { done: true } : { done: false, value: n.value.done() };
+      return n.done ? { done: true } : { done: false, value: group.done(n.value.key, n.value.states) };
     },
     own: true,
   };

@@ -105,14 +105,14 @@ describe('compiled per-row stages', () => {
 
   /** The compiled group over rows, keyed as the store does: the groups in the order first seen. */
   const grouped = (group: CompiledGroup, rows: Rec[]) => {
-    const groups = new Map<unknown, ReturnType<CompiledGroup['start']>>();
+    const groups = new Map<unknown, { key: unknown; states: unknown[] }>();
     for (const row of rows) {
       const key = group.key(row);
       let g = groups.get(groupKey(key));
-      if (!g) groups.set(groupKey(key), (g = group.start(key)));
-      g.add(row);
+      if (!g) groups.set(groupKey(key), (g = { key, states: group.start() }));
+      group.add(g.states, row);
     }
-    return [...groups.values()].map((g) => g.done());
+    return [...groups.values()].map((g) => group.done(g.key, g.states));
   };
 
   it('groups as mingo does: by a field, a document, a compound key; every accumulator, on values of every kind', () => {

@@ -453,43 +453,47 @@ function rowValue(expr: unknown, fast: Expr): (row: Rec) => unknown {
   };
 }
 
-/** One group's running value of one accumulator: fed each row in turn, read at the end. */
-interface Running { add(row: Rec): void; value(): unknown }
+/**
+ * One accumulator: a group's state for it starts as `init`, each row folds into it, and the
+ * value is read at the end. The state is a plain value (a group holds its totals, not its rows,
+ * and no closures: a report may make hundreds of thousands of groups).
+ */
+interface Accumulator {
+  init(): unknown;
+  add(state: unknown, row: Rec): unknown;
+  value(state: unknown): unknown;
+}
+
+/** A state not set yet ($first before its first row, $max before any value). */
+const UNSET = Symbol('unset');
+const same = (s: unknown) => s;
 
 /**
- * An accumulator as mingo computes it, kept running instead of over the group's held rows: a
- * group holds its totals, not its rows. $max keeps the last of equal values and $min the first,
- * as mingo's stable sort does.
+ * An accumulator as mingo computes it, kept running instead of over the group's held rows.
+ * $max keeps the last of equal values and $min the first, as mingo's stable sort does.
  */
-function compileAccumulator(spec: unknown, now: Date): (() => Running) | undefined {
+function compileAccumulator(spec: unknown, now: Date): Accumulator | undefined {
   if (!isOperatorObject(spec)) return undefined;
   const [op] = Object.keys(spec);
   const arg = spec[op];
-  if (op === '$sum' && isNum(arg)) {
-    return () => { let n = 0; return { add: () => { n += arg; }, value: () => n }; };
-  }
+  if (op === '$sum' && isNum(arg)) return { init: () => 0, add: (n) => (n as number) + arg, value: same };
   const f = compileExpr(arg, now);
   if (!f) return undefined;
   const each = rowValue(arg, f);
   switch (op) {
-    case '$first': return () => {
-      let seen = false;
-      let v: unknown = null;
-      return { add: (r) => { if (!seen) { seen = true; v = each(r) ?? null; } }, value: () => v };
+    case '$first': return { init: () => UNSET, add: (v, r) => (v === UNSET ? each(r) ?? null : v), value: (v) => (v === UNSET ? null : v) };
+    case '$last': return { init: () => null, add: (_v, r) => each(r) ?? null, value: same };
+    case '$push': return { init: () => [], add: (all, r) => { (all as unknown[]).push(each(r) ?? null); return all; }, value: same };
+    case '$sum': return { init: () => 0, add: (sum, r) => { const v = each(r); return isNum(v) ? (sum as number) + v : sum; }, value: same };
+    case '$max': return {
+      init: () => UNSET,
+      add: (top, r) => { const v = each(r) ?? null; return top === UNSET || compare(v, top) >= 0 ? v : top; },
+      value: (top) => (top === UNSET ? null : top ?? null),
     };
-    case '$last': return () => { let v: unknown = null; return { add: (r) => { v = each(r) ?? null; }, value: () => v }; };
-    case '$push': return () => { const all: unknown[] = []; return { add: (r) => { all.push(each(r) ?? null); }, value: () => all }; };
-    case '$sum': return () => {
-      let sum = 0;
-      return { add: (r) => { const v = each(r); if (isNum(v)) sum += v; }, value: () => sum };
-    };
-    case '$max': return () => {
-      let top: unknown;
-      return { add: (r) => { const v = each(r) ?? null; if (top === undefined || compare(v, top) >= 0) top = v; }, value: () => top ?? null };
-    };
-    case '$min': return () => {
-      let low: unknown;
-      return { add: (r) => { const v = each(r); if (!isNil(v) && (low === undefined || compare(v, low) < 0)) low = v; }, value: () => low ?? null };
+    case '$min': return {
+      init: () => UNSET,
+      add: (low, r) => { const v = each(r); return isNil(v) || (low !== UNSET && compare(v, low) >= 0) ? low : v; },
+      value: (low) => (low === UNSET ? null : low),
     };
     default: return undefined;
   }
@@ -499,34 +503,38 @@ function compileAccumulator(spec: unknown, now: Date): (() => Running) | undefin
 export interface CompiledGroup {
   /** The group a row belongs to (missing counts as null, as mingo has it). */
   key(row: Rec): unknown;
-  /** A new group's document builder. */
-  start(key: unknown): { add(row: Rec): void; done(): Rec };
+  /** A new group's states. */
+  start(): unknown[];
+  /** Folds a row into a group's states. */
+  add(states: unknown[], row: Rec): void;
+  /** The group's document. */
+  done(key: unknown, states: unknown[]): Rec;
 }
 
 export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
   if (!Object.hasOwn(spec, '_id')) return undefined;
   const id = compileExpr(spec._id, now);
   if (!id) return undefined;
-  const fields: [string, () => Running][] = [];
+  const names: string[] = [];
+  const accs: Accumulator[] = [];
   for (const [k, v] of Object.entries(spec)) {
     if (k === '_id') continue;
     const acc = compileAccumulator(v, now);
     if (!acc) return undefined;
-    fields.push([k, acc]);
+    names.push(k);
+    accs.push(acc);
   }
   const keyOf = rowValue(spec._id, id);
   return {
     key: (row) => keyOf(row) ?? null,
-    start: (key) => {
-      const running = fields.map(([k, make]) => [k, make()] as const);
-      return {
-        add: (row) => { for (const [, r] of running) r.add(row); },
-        done: () => {
-          const out: Rec = { _id: key };
-          for (const [k, r] of running) out[k] = r.value();
-          return out;
-        },
-      };
+    start: () => accs.map((a) => a.init()),
+    add: (states, row) => {
+      for (let i = 0; i < accs.length; i++) states[i] = accs[i].add(states[i], row);
+    },
+    done: (key, states) => {
+      const out: Rec = { _id: key };
+      for (let i = 0; i < accs.length; i++) out[names[i]] = accs[i].value(states[i]);
+      return out;
     },
   };
 }
