@@ -5,12 +5,18 @@ const scalars = (...ids: string[]): Shape => Object.fromEntries(ids.map((id) => 
 
 /**
  * Collections a report may read that are no entity: the stock ledger the server keeps
- * (server/src/ledger/ledger.ts). Lots, alerts and IBC events are entities (schemas/entities).
+ * (server/src/ledger/ledger.ts) and the summaries kept beside it. Lots, alerts and IBC events are entities (schemas/entities).
  */
 export const REPORT_COLLECTIONS: Readonly<Record<string, Shape>> = {
   /** One row per material, batch and deposit; `id` is `material|batch|deposit`, `lastOp` the last operation applied. */
   stock_balance: scalars('id', 'material', 'batch', 'deposit', 'quantity', 'unit', 'lastOp'),
   /** Immutable signed movements; `key` is the balance's id, `operation` the transition that caused it. */
+  /**
+   * One row per customer: its IBC tally kept as the `ibc_event` log is written
+   * (server/src/ibc/tally.ts): taken, returned, the time timed returns stayed (ms) and how many,
+   * to return, mean days held (1 decimal, null with no timed return).
+   */
+  ibc_customer_tally: scalars('id', 'customer', 'taken', 'returned', 'returnMs', 'timedReturns', 'ibcToReturn', 'avgReturnTime', 'lastOp'),
   stock_movement: {
     ...(scalars('id', 'key', 'material', 'batch', 'deposit', 'quantity', 'unit', 'at') as Record<string, never>),
     operation: { many: false, of: scalars('workflow', 'id', 'transition') },

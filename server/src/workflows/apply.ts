@@ -1,5 +1,6 @@
 import { localize, type Registry, type TransitionPlan, type WorkflowDef } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import { addToTallies } from '../ibc/tally';
 import { checkMovements, writeMovements } from '../ledger/ledger';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
@@ -91,6 +92,7 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   // order by those that fold it as it grows (ibc/summary.ts), which the engine's hashed ids are not.
   const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
+  await addToTallies(store, logs, p.opId);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
