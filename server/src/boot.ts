@@ -4,6 +4,7 @@ import { SESSION_COLLECTION } from './auth/sessions';
 import { hashPassword } from './auth/passwords';
 import { superadminRecord } from './auth/superadmins';
 import { ensureCustomerTallies } from './ibc/tally';
+import { ensureBatchStock } from './ledger/batchStock';
 import { LEDGER_COLLECTIONS } from './ledger/ledger';
 import { JOURNAL_COLLECTION } from './workflows/journal';
 
@@ -21,6 +22,7 @@ export async function prepareStore(registry: Registry, store: Store): Promise<vo
   for (const spec of SYSTEM_COLLECTIONS) await store.ensureCollection(spec);
   // Summaries the reports read, built once on a store written before they existed.
   await ensureCustomerTallies(store);
+  await ensureBatchStock(store);
 }
 
 /** On an empty user collection, the first superadmin comes from ADMIN_EMAIL and ADMIN_PASSWORD. */

@@ -17,11 +17,16 @@ export const REPORT_COLLECTIONS: Readonly<Record<string, Shape>> = {
    * to return, mean days held (1 decimal, null with no timed return).
    */
   ibc_customer_tally: scalars('id', 'customer', 'taken', 'returned', 'returnMs', 'timedReturns', 'ibcToReturn', 'avgReturnTime', 'lastOp'),
+  /** One row per batch number with stock (server/src/ledger/batchStock.ts): the balance holding most (deposit, amount, material, unit), the total over the deposits holding some and how many, the lot's dates. */
+  stock_batch: scalars('id', 'batch', 'material', 'deposit', 'amount', 'quantity', 'depositCount', 'unit', 'elaborationDate', 'expirationDate'),
   stock_movement: {
     ...(scalars('id', 'key', 'material', 'batch', 'deposit', 'quantity', 'unit', 'at') as Record<string, never>),
     operation: { many: false, of: scalars('workflow', 'id', 'transition') },
   },
 };
+
+/** Paths whose value is unique among a collection's documents, besides `id`: rows keeping one are distinct by it. */
+export const UNIQUE_PATHS: Readonly<Record<string, readonly string[]>> = { stock_batch: ['batch'], ibc_customer_tally: ['customer'] };
 
 /** What a collection's records are made of, as the registry describes an entity. */
 export interface EntityParts {

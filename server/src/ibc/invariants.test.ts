@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { adrDates, dayOf, IBC_ENTITY } from './dates';
 import { prepareStore } from '../boot';
-import { IBC_EVENT, SUMMARY_COLLECTION, tallyRow, type CustomerTally } from './summary';
+import { forgetBuilt } from '../summaryMarks';
+import { IBC_EVENT, tallyRow, type CustomerTally } from './summary';
 import { CUSTOMER_TALLY, foldTallies } from './tally';
 import { ibcRun, type IbcStep, ibcStep, type RunWorld } from './invariantsPlay';
 
@@ -113,7 +114,7 @@ describe('IBCs under random use', () => {
     expect(Object.fromEntries(kept.map((d) => [d.id, { taken: d.taken, returned: d.returned, returnMs: d.returnMs, timedReturns: d.timedReturns }]))).toEqual(await foldTallies(h.store));
     // A store from before the tallies: none kept, no record of a build. The next boot builds them.
     for (const d of kept) await h.store.delete(CUSTOMER_TALLY, d.id);
-    await h.store.delete(SUMMARY_COLLECTION, 'customerTallies');
+    await forgetBuilt(h.store, CUSTOMER_TALLY);
     await prepareStore(h.registry, h.store);
     expect(await tallies()).toEqual(kept);
     // Built once: a boot does not fold the log again (a tally changed behind its back stays changed).

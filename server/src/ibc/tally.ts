@@ -1,6 +1,7 @@
 import type { CollectionSpec, Doc, Store } from '../store/types';
 import { days } from './measures';
-import { IBC_EVENT, SUMMARY_COLLECTION, tallyRow, type CustomerTally } from './summary';
+import { buildOnce, markBuilt } from '../summaryMarks';
+import { IBC_EVENT, tallyRow, type CustomerTally } from './summary';
 
 /**
  * One document per customer: its IBC tally (summary.ts) with the figures the top tens sort on,
@@ -8,8 +9,6 @@ import { IBC_EVENT, SUMMARY_COLLECTION, tallyRow, type CustomerTally } from './s
  * reads current figures without folding the log. `id` is the customer (a company id).
  */
 export const CUSTOMER_TALLY = 'ibc_customer_tally';
-/** The document of SUMMARY_COLLECTION saying the tallies were built from the whole log (ensureCustomerTallies). */
-const BUILT_ID = 'customerTallies';
 const PAGE = 20_000;
 
 export const CUSTOMER_TALLY_COLLECTION: CollectionSpec = { name: CUSTOMER_TALLY, uniqueKeys: [], indexes: ['ibcToReturn', 'avgReturnTime'] };
@@ -66,7 +65,7 @@ export async function rebuildCustomerTallies(store: Store): Promise<void> {
   for (const d of stale) await store.delete(CUSTOMER_TALLY, d.id);
   const docs = Object.entries(customers).map(([c, t]) => tallyDoc(c, t, ''));
   for (let i = 0; i < docs.length; i += PAGE) await store.upsertMany(CUSTOMER_TALLY, ['id'], docs.slice(i, i + PAGE));
-  await store.upsertMany(SUMMARY_COLLECTION, ['id'], [{ id: BUILT_ID, built: true }]);
+  await markBuilt(store, CUSTOMER_TALLY);
 }
 
 /**
@@ -75,6 +74,5 @@ export async function rebuildCustomerTallies(store: Store): Promise<void> {
  */
 export async function ensureCustomerTallies(store: Store): Promise<void> {
   await store.ensureCollection(CUSTOMER_TALLY_COLLECTION);
-  await store.ensureCollection({ name: SUMMARY_COLLECTION, uniqueKeys: [], indexes: [] });
-  if (!(await store.get(SUMMARY_COLLECTION, BUILT_ID))) await rebuildCustomerTallies(store);
+  await buildOnce(store, CUSTOMER_TALLY, () => rebuildCustomerTallies(store));
 }

@@ -73,13 +73,14 @@ async function insertMissing(store: Store, coll: string, docs: Doc[], replay: bo
  */
 export async function writeTransition(store: Store, p: PreparedTransition, replay = false): Promise<StoredDoc> {
   const operation = { workflow: p.workflow, id: p.recordId, transition: p.transition };
-  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
+  // Lots before the movements: the batches' stock they update carries the lot's dates.
   for (const lot of p.plan.lots) {
     const exists = await store.find('lot', { filter: { material: lot.material, number: lot.number }, limit: 1, projection: { id: 1 } });
     if (exists.length) continue;
     const dates = Object.fromEntries(Object.entries({ elaborationDate: lot.elaborationDate, expirationDate: lot.expirationDate }).filter(([, v]) => v !== undefined));
     await store.insert('lot', { material: lot.material, number: lot.number, ...dates, createdAt: p.at, createdBy: p.userId, state: 1 } as Doc);
   }
+  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
   const events = p.plan.events.map((ev, i) => ({ coll: EVENT_COLLECTION[String(ev.type)] ?? 'object_events', doc: eventRecord(ev, p, i) }));
   for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
   await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
