@@ -311,6 +311,18 @@ export interface ReportFilterDef {
 }
 
 /** A report file as written (reports/<key>.json); the registry holds it sanitised (ReportDef). */
+/**
+ * A stored summary that answers a report faster (one document per row the report's pipeline
+ * would group), read instead of `source.entity` when the request narrows nothing but `filters`
+ * (ids of the report's source filters whose field the summary holds with the same meaning) and
+ * no warehouse group is selected. `pipeline` gives the same rows from it.
+ */
+export interface ReportSummaryDef {
+  entity: string;
+  filters: string[];
+  pipeline: Record<string, unknown>[];
+}
+
 export interface ReportDefinition {
   key: string;
   label: LocalText;
@@ -319,6 +331,7 @@ export interface ReportDefinition {
   access?: string;
   source: { entity: string; query: string; responseField: string };
   pipeline?: Record<string, unknown>[];
+  summary?: ReportSummaryDef;
   depositFields?: string[];
   ownerField?: string;
   statusOf?: string;
@@ -344,6 +357,7 @@ export interface ReportDef {
   access: string;
   source: { entity: string; query: string; responseField: string };
   pipeline: Record<string, unknown>[];
+  summary?: ReportSummaryDef;
   /** Source fields naming deposits: rows are narrowed to the selected warehouse group on them. [] = not narrowed. */
   depositFields: string[];
   /** Source field naming the owning company: a row it owns is in the group wherever it is. */

@@ -15,6 +15,8 @@ import type { Doc, Store, StoredDoc } from '../../server/src/store/types';
 import { arrayPaths } from '../../server/src/store/docs';
 import { encodeTime } from '../../server/src/store/ids';
 import { ensureAdmin } from '../../server/src/boot';
+import { rebuildCustomerTallies } from '../../server/src/ibc/tally';
+import { rebuildBatchStock } from '../../server/src/ledger/batchStock';
 import { seedDemo } from '../seed/seed';
 import { seedActivity } from '../seed/activity';
 import { rng } from '../seed/random';
@@ -234,6 +236,9 @@ export async function fillReports(reg: Registry, store: Store, records: number, 
 
   await fleet(reg, samples, w, r, idAt, start, Math.max(3, Math.round(records * IBC_SHARE / 3)), clone, event);
   await w.flushAll();
+  // Written behind the transitions' back, so the summaries they keep are built here, as on a boot.
+  await rebuildCustomerTallies(store);
+  await rebuildBatchStock(store);
   const fillMs = performance.now() - t;
   // Searchable collections index bulk inserts' text later (sqlite-search-defer.ts): done here, so
   // the server measured does not do it in the background meanwhile.

@@ -69,7 +69,7 @@ describe(`IBC, bulk and alert reports on the demo activity (${storeTarget().labe
 
   it('top ten customers with IBCs on hand: at most ten, by IBCs to return descending, the same as the holdings the IBC screens show', async () => {
     const rows = await runReport(store, 'top_ten_customers_with_ibc_on_hand');
-    const all = await store.aggregate('ibc_event', def('top_ten_customers_with_ibc_on_hand').pipeline);
+    const all = await store.aggregate(def('top_ten_customers_with_ibc_on_hand').source.entity, def('top_ten_customers_with_ibc_on_hand').pipeline);
     expect(all.length).toBeGreaterThan(10);
     expect(rows).toHaveLength(10);
     const toReturn = rows.map((r) => r.ibcToReturn as number);

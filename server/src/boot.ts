@@ -3,6 +3,8 @@ import type { Doc, Store } from './store/types';
 import { SESSION_COLLECTION } from './auth/sessions';
 import { hashPassword } from './auth/passwords';
 import { superadminRecord } from './auth/superadmins';
+import { ensureCustomerTallies } from './ibc/tally';
+import { ensureBatchStock } from './ledger/batchStock';
 import { LEDGER_COLLECTIONS } from './ledger/ledger';
 import { JOURNAL_COLLECTION } from './workflows/journal';
 
@@ -18,6 +20,9 @@ export const SYSTEM_COLLECTIONS = [
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {
   for (const spec of collectionSpecs(registry)) await store.ensureCollection(spec);
   for (const spec of SYSTEM_COLLECTIONS) await store.ensureCollection(spec);
+  // Summaries the reports read, built once on a store written before they existed.
+  await ensureCustomerTallies(store);
+  await ensureBatchStock(store);
 }
 
 /** On an empty user collection, the first superadmin comes from ADMIN_EMAIL and ADMIN_PASSWORD. */

@@ -1,7 +1,7 @@
 import { collectionShape, type EntityParts } from '../reports/collections';
 import { pipelineFlow } from '../reports/flow';
 import { nodeAt, type Shape } from '../reports/shape';
-import type { ExtensionDef } from '../types';
+import type { ExtensionDef, ReportDefinition } from '../types';
 import type { Parsed } from './load';
 import { escapePointer } from './problems';
 import { DEFAULT_REPORT_ACCESS, withHost } from './sanitise';
@@ -89,8 +89,33 @@ export function checkReports(p: Parsed, add: Add, checkAccess: (file: string, po
     });
     def.dedupeBy?.forEach((d, i) => rowPath(`/dedupeBy/${i}`, d));
     for (const k of Object.keys(def.sort ?? {})) rowPath(`/sort/${escapePointer(k)}`, k);
+    if (def.summary) checkSummary(def, file, shapeOf, add);
   }
   return keys;
+}
+
+/**
+ * A report's summary: its collection exists, the filters it answers are source filters of the
+ * report whose field it holds, and its rows have every path the report's rows are read by.
+ */
+function checkSummary(def: ReportDefinition, file: string, shapeOf: (name: string) => Shape | undefined, add: Add): void {
+  const summary = def.summary!;
+  const source = shapeOf(summary.entity);
+  if (!source) return add(file, '/summary/entity', `"${summary.entity}" is neither an entity nor a collection reports read`);
+  summary.filters.forEach((id, i) => {
+    const f = def.filters?.find((x) => x.id === id);
+    if (!f || (f.on ?? 'source') !== 'source') add(file, `/summary/filters/${i}`, `"${id}" is not a source filter of the report`);
+    else if (!nodeAt(source, f.field)) add(file, `/summary/filters/${i}`, `field "${f.field}" does not exist in ${summary.entity}`);
+  });
+  const rows = pipelineFlow(summary.pipeline, source, shapeOf, (pointer, message) => add(file, pointer, message), '/summary/pipeline').shape;
+  const paths: [string, string][] = [
+    ...(def.filters ?? []).map((f, i) => [`/filters/${i}/field`, f.field] as [string, string]).filter((_, i) => def.filters![i].on === 'row'),
+    ...def.columns.map((c, i) => [`/columns/${i}`, c.field ?? c.id] as [string, string]),
+    ...def.columns.flatMap((c, i) => (c.action ? [[`/columns/${i}/action/idField`, c.action.idField] as [string, string]] : [])),
+    ...(def.dedupeBy ?? []).map((d, i) => [`/dedupeBy/${i}`, d] as [string, string]),
+    ...Object.keys(def.sort ?? {}).map((k) => [`/sort/${escapePointer(k)}`, k] as [string, string]),
+  ];
+  for (const [pointer, path] of paths) if (!nodeAt(rows, path)) add(file, pointer, `field "${path}" is not in the rows of the report's summary (the output of summary.pipeline)`);
 }
 
 /** A feature drawn from a report names one that exists. */

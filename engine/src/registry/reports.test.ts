@@ -189,6 +189,31 @@ describe('report definitions: cross-references, each with file and JSON pointer'
     ]);
   });
 
+  it('a summary is a collection reports read, answering source filters it holds, and gives every path the report\'s rows are read by', () => {
+    const STOCK = 'reports/stock_{host}.json';
+    const summary = {
+      entity: 'stock_batch', filters: [],
+      pipeline: [
+        { $lookup: { from: 'material', localField: 'material', foreignField: 'id', as: 'm' } },
+        { $addFields: { materialName: { $arrayElemAt: ['$m.name', 0] } } },
+        { $project: { m: 0 } },
+      ],
+    };
+    expect(broken((r) => { r.summary = summary; }, STOCK_REPORT, STOCK)).toEqual([]);
+    const withFilters = (r: Json) => { r.filters = [{ id: 'batch', label: t, type: 'text', field: 'batch' }, { id: 'lot', label: t, type: 'text', field: 'lastOp' }]; };
+    const t = { en: 'Batch', es: 'Lote', fr: 'Lot' };
+    expect(broken((r) => { withFilters(r); r.summary = { ...summary, filters: ['batch', 'lot', 'nope'] }; }, STOCK_REPORT, STOCK)).toEqual([
+      at('/summary/filters/1', 'field "lastOp" does not exist in stock_batch', STOCK),
+      at('/summary/filters/2', '"nope" is not a source filter of the report', STOCK),
+    ]);
+    expect(broken((r) => { r.summary = { ...summary, entity: 'stock_lots' }; }, STOCK_REPORT, STOCK)).toEqual([
+      at('/summary/entity', '"stock_lots" is neither an entity nor a collection reports read', STOCK),
+    ]);
+    expect(broken((r) => { r.summary = { ...summary, pipeline: [{ $project: { batch: 1, quantity: 1 } }] }; }, STOCK_REPORT, STOCK)).toEqual([
+      at('/columns/0', 'field "materialName" is not in the rows of the report\'s summary (the output of summary.pipeline)', STOCK),
+    ]);
+  });
+
   it('a feature drawn from a report names one that exists ({host} replaced or not)', () => {
     const src = Object.fromEntries(reportSources().map((s) => [s.path, JSON.parse(s.text)]));
     const features = src['schemas/features.json'];

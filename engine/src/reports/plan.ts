@@ -1,6 +1,6 @@
 import { enabledExtensions, type Registry } from '../registry/registry';
 import type { ReportDef, ReportFilterDef } from '../types';
-import { collectionShape, type EntityParts } from './collections';
+import { collectionShape, UNIQUE_PATHS, type EntityParts } from './collections';
 import { keepsSourcePath, pipelineFlow, sourcePathOf, type Flow } from './flow';
 import type { FilterValue, ReportQuery } from './query';
 import { hasPath, type Shape } from './shape';
@@ -61,6 +61,21 @@ function analyse(reg: Registry, def: ReportDef): Analysis {
   return a;
 }
 
+/** Whether the report's summary answers this request: no warehouse group, and source filters only among those it holds. */
+function answersFromSummary(def: ReportDef, q: ReportQuery, scope: Filter | undefined): boolean {
+  const s = def.summary;
+  if (!s || (scope && Object.keys(scope).length)) return false;
+  return def.filters.every((f) => q.filters[f.id] === undefined || f.on === 'row' || s.filters.includes(f.id));
+}
+
+const variants = new WeakMap<ReportDef, ReportDef>();
+/** The report read from its summary: the summary's collection and pipeline, the rest as defined. */
+function summaryVariant(def: ReportDef): ReportDef {
+  let v = variants.get(def);
+  if (!v) variants.set(def, (v = { ...def, source: { ...def.source, entity: def.summary!.entity }, pipeline: def.summary!.pipeline }));
+  return v;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -106,7 +121,8 @@ function windowStages(skip: number, take: number | undefined, cap: number | unde
  * merges rows after: the pipeline then runs on one page of records only. `pushdown: false`
  * keeps the plain order, the reference a moved plan must answer the same as (tests, diagnosis).
  */
-export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?: Filter, options: { pushdown?: boolean } = {}): ReportPlan {
+export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scope?: Filter, options: { pushdown?: boolean; summary?: boolean } = {}): ReportPlan {
+  const def = options.summary !== false && answersFromSummary(whole, q, scope) ? summaryVariant(whole) : whole;
   const { source, matches, rest, flow } = analyse(reg, def);
   const sourceConds: Filter[] = [...(scope && Object.keys(scope).length ? [scope] : []), ...matches];
   const rowConds: Filter[] = [];
@@ -120,8 +136,9 @@ export function reportPlan(reg: Registry, def: ReportDef, q: ReportQuery, scope?
 
   const dedupeBy = def.dedupeBy ?? [];
   const idsUnique = dedupeBy.length === 1 && dedupeBy[0] === 'id' && flow.rows !== 'many' && keepsSourcePath(flow, 'id');
-  // A pipeline grouping by the de-duplication key already made its rows distinct by it.
-  const grouped = dedupeBy.length === 1 && flow.unique.includes(dedupeBy[0]);
+  // A pipeline grouping by the de-duplication key already made its rows distinct by it, as does a source path unique in its collection kept as it is.
+  const grouped = dedupeBy.length === 1 && (flow.unique.includes(dedupeBy[0])
+    || (flow.rows !== 'many' && (UNIQUE_PATHS[def.source.entity] ?? []).includes(dedupeBy[0]) && keepsSourcePath(flow, dedupeBy[0])));
   const dedupe: Stage[] = dedupeBy.length === 0 || idsUnique || grouped ? [] : [
     { $group: { _id: Object.fromEntries(dedupeBy.map((k, i) => [`k${i}`, `$${k}`])), row: { $first: '$$ROOT' } } },
     { $replaceRoot: { newRoot: '$row' } },

@@ -13,7 +13,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { adrDates, dayOf, IBC_ENTITY } from './dates';
-import { IBC_EVENT } from './summary';
+import { prepareStore } from '../boot';
+import { forgetBuilt } from '../summaryMarks';
+import { IBC_EVENT, tallyRow, type CustomerTally } from './summary';
+import { CUSTOMER_TALLY, foldTallies } from './tally';
 import { ibcRun, type IbcStep, ibcStep, type RunWorld } from './invariantsPlay';
 
 const HOLDING = ['at_customer', 'return_requested'];
@@ -75,7 +78,17 @@ async function checkInvariants(w: RunWorld): Promise<void> {
     const listed = await h.app.inject({ url: `/api/v3/ibc?customer=${c.id}&state=${HOLDING.join(',')}`, headers });
     expect(listed.json().total).toBe(held);
   }
+
+  // The tallies the top-ten reports read, kept as each transition wrote its rows, = a fold of those rows.
+  const folded: Record<string, CustomerTally> = {};
+  for (const r of rows) tallyRow(folded, r);
+  const stored = await store.find(CUSTOMER_TALLY, { filter: { id: { $in: w.customers.map((c) => c.id) } } });
+  expect(Object.fromEntries(stored.map((d) => [d.id, { taken: d.taken, returned: d.returned, returnMs: d.returnMs, timedReturns: d.timedReturns }]))).toEqual(folded);
+  for (const d of stored) expect(d.ibcToReturn, d.id).toBe(ibcs.filter((i) => i.customer === d.id && HOLDING.includes(String(i.status))).length);
 }
+
+/** The stored tallies, without the operation each was last written by. */
+const tallies = async () => (await h.store.find(CUSTOMER_TALLY, { sort: { id: 1 } })).map(({ lastOp: _, ...d }) => d);
 
 describe('IBCs under random use', () => {
   it('are in one place, never filled past their dates, and every customer holds what it took less what it returned', async () => {
@@ -94,5 +107,21 @@ describe('IBCs under random use', () => {
       expect(seen.get(k) ?? 0, `${k} happened in some run (${today})`).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it('leave customer tallies a boot built from the log alone equal to those the transitions kept, and a boot of a store that has them changes nothing', async () => {
+    const kept = await tallies();
+    expect(kept.length).toBeGreaterThan(10);
+    expect(Object.fromEntries(kept.map((d) => [d.id, { taken: d.taken, returned: d.returned, returnMs: d.returnMs, timedReturns: d.timedReturns }]))).toEqual(await foldTallies(h.store));
+    // A store from before the tallies: none kept, no record of a build. The next boot builds them.
+    for (const d of kept) await h.store.delete(CUSTOMER_TALLY, d.id);
+    await forgetBuilt(h.store, CUSTOMER_TALLY);
+    await prepareStore(h.registry, h.store);
+    expect(await tallies()).toEqual(kept);
+    // Built once: a boot does not fold the log again (a tally changed behind its back stays changed).
+    await h.store.patch(CUSTOMER_TALLY, kept[0].id, { taken: -1 });
+    await prepareStore(h.registry, h.store);
+    expect((await h.store.get(CUSTOMER_TALLY, kept[0].id))!.taken).toBe(-1);
+    await h.store.patch(CUSTOMER_TALLY, kept[0].id, { taken: kept[0].taken as number });
+  });
 });
 

@@ -11,7 +11,7 @@ const NOT_DISPOSED: Filter = { status: { $ne: 'disposed' } };
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 /** Days, 1 decimal; null when there is nothing to average. */
-const days = (ms: number, n: number) => (n > 0 ? round(ms / n / DAY, 1) : null);
+export const days = (ms: number, n: number) => (n > 0 ? round(ms / n / DAY, 1) : null);
 
 export interface Holding {
   customer: string;

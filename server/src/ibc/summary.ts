@@ -59,6 +59,31 @@ const ROW = { record: 1, transition: 1, from: 1, at: 1, customer: 1, customerSin
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /**
+ * Counts one log row into its customer's tally: a `receive` is an IBC taken, a `return` from a
+ * holding state one returned (timed from customerSince when known). Whether the row was one of
+ * those. Order does not matter: a tally is sums, so it may be kept as rows are written (tally.ts).
+ */
+export function tallyRow(customers: Record<string, CustomerTally>, r: Readonly<Record<string, unknown>>): boolean {
+  const customer = text(r.customer);
+  if (!customer) return false;
+  const tally = () => (customers[customer] ??= { taken: 0, returned: 0, returnMs: 0, timedReturns: 0 });
+  if (r.transition === 'receive') {
+    tally().taken++;
+    return true;
+  }
+  if (r.transition !== 'return' || !HOLDING.has(text(r.from))) return false;
+  const t = tally();
+  t.returned++;
+  const at = Date.parse(text(r.at));
+  const since = Date.parse(text(r.customerSince));
+  if (Number.isFinite(since) && Number.isFinite(at) && at >= since) {
+    t.returnMs += at - since;
+    t.timedReturns++;
+  }
+  return true;
+}
+
+/**
  * Folds log rows (in id order) into a summary. `lastFill`: each IBC's latest fill time so far
  * (ms), which the gap to its next fill is measured from; updated as fills go by.
  */
@@ -67,18 +92,8 @@ export function foldEvents(s: EventSummary, rows: readonly Record<string, unknow
     s.rows++;
     s.last = text(r.id);
     const at = Date.parse(text(r.at));
-    const customer = text(r.customer);
-    const tally = () => (s.customers[customer] ??= { taken: 0, returned: 0, returnMs: 0, timedReturns: 0 });
-    if (r.transition === 'receive' && customer) tally().taken++;
-    else if (r.transition === 'return' && customer && HOLDING.has(text(r.from))) {
-      const t = tally();
-      t.returned++;
-      const since = Date.parse(text(r.customerSince));
-      if (Number.isFinite(since) && Number.isFinite(at) && at >= since) {
-        t.returnMs += at - since;
-        t.timedReturns++;
-      }
-    } else if (r.transition === 'fill' && Number.isFinite(at)) {
+    if (tallyRow(s.customers, r)) continue;
+    if (r.transition === 'fill' && Number.isFinite(at)) {
       const day = new Date(at).toISOString().slice(0, 10);
       s.fillsByDay[day] = (s.fillsByDay[day] ?? 0) + 1;
       const record = text(r.record);

@@ -1,6 +1,7 @@
 import type { PlannedMovement } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { CollectionSpec, Doc, Store, StoredDoc } from '../store/types';
+import { refreshBatches } from './batchStock';
 
 export const MOVEMENTS = 'stock_movement';
 export const BALANCES = 'stock_balance';
@@ -61,7 +62,8 @@ export async function checkMovements(store: Store, movements: readonly PlannedMo
 }
 
 /**
- * Writes the movements and their balances. Idempotent for one `opId`: a balance remembers the
+ * Writes the movements, their balances and their batches' stock (batchStock.ts; the lots must
+ * be written first, for the batch's dates). Idempotent for one `opId`: a balance remembers the
  * last operation applied to it, so replaying a journaled operation after a crash (stores
  * without transactions, where operations run one at a time) never counts a movement twice.
  * Movement ids are `<opId>.<n>`, so a replay skips the ones already written.
@@ -93,6 +95,7 @@ export async function writeMovements(store: Store, movements: readonly PlannedMo
     next.push({ id, material: m.material, batch: m.batch, deposit: m.deposit, quantity: roundQuantity(Number(b?.quantity ?? 0) + q), ...(unit !== undefined ? { unit } : {}), lastOp: opId });
   }
   if (next.length) await store.upsertMany(BALANCES, ['id'], next);
+  await refreshBatches(store, movements.map((m) => m.batch));
 }
 
 /**

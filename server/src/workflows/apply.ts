@@ -1,5 +1,6 @@
 import { localize, type Registry, type TransitionPlan, type WorkflowDef } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import { addToTallies } from '../ibc/tally';
 import { checkMovements, writeMovements } from '../ledger/ledger';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
@@ -72,13 +73,14 @@ async function insertMissing(store: Store, coll: string, docs: Doc[], replay: bo
  */
 export async function writeTransition(store: Store, p: PreparedTransition, replay = false): Promise<StoredDoc> {
   const operation = { workflow: p.workflow, id: p.recordId, transition: p.transition };
-  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
+  // Lots before the movements: the batches' stock they update carries the lot's dates.
   for (const lot of p.plan.lots) {
     const exists = await store.find('lot', { filter: { material: lot.material, number: lot.number }, limit: 1, projection: { id: 1 } });
     if (exists.length) continue;
     const dates = Object.fromEntries(Object.entries({ elaborationDate: lot.elaborationDate, expirationDate: lot.expirationDate }).filter(([, v]) => v !== undefined));
     await store.insert('lot', { material: lot.material, number: lot.number, ...dates, createdAt: p.at, createdBy: p.userId, state: 1 } as Doc);
   }
+  await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
   const events = p.plan.events.map((ev, i) => ({ coll: EVENT_COLLECTION[String(ev.type)] ?? 'object_events', doc: eventRecord(ev, p, i) }));
   for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
   await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
@@ -91,6 +93,7 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   // order by those that fold it as it grows (ibc/summary.ts), which the engine's hashed ids are not.
   const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
+  await addToTallies(store, logs, p.opId);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
