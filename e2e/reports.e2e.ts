@@ -88,7 +88,7 @@ describe('the reports story', () => {
       if (await link.isVisible()) return true;
       if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
       return link.isVisible();
-    }, { timeout: 60_000, intervals: [250, 500, 1000] }).toBe(true);
+    }, { timeout: 60_000, interval: 500 }).toBe(true);
     await link.click();
     await page.waitForURL((u) => u.pathname === '/reports');
     const fr = frameOf(page);
