@@ -119,6 +119,18 @@ describe('embedded store aggregation', () => {
     }
   });
 
+  it('joins across batches as in one go: keys read for an earlier batch, foreign arrays naming several keys', async () => {
+    const sets = await store.insertMany('tagsets', [{ codes: ['a', 'b'] }, { codes: ['b'] }, { codes: 'c' }, { codes: ['c', 'a'] }]);
+    // The first batches hold only "a": "b" and "c" are first read later, by documents that also name "a".
+    const rows = await store.insertMany('tagged', Array.from({ length: 300 }, (_, n) => ({ n, code: n < 40 ? 'a' : ['a', 'b', 'c', 'd'][n % 4] })));
+    for (const unwind of [[], [{ $unwind: '$hits' }]] as Pipeline[]) {
+      const pipeline: Pipeline = [{ $sort: { n: 1 } }, { $lookup: { from: 'tagsets', localField: 'code', foreignField: 'codes', as: 'hits' } }, ...unwind];
+      const want = new Aggregator(pipeline, { collectionResolver: () => sets }).run(rows) as Doc[];
+      const key = (r: Doc) => `${String(r.n)} ${JSON.stringify(Array.isArray(r.hits) ? (r.hits as Doc[]).map((d) => d.id).sort() : (r.hits as Doc | undefined)?.id)}`;
+      expect((await store.aggregate('tagged', pipeline)).map(key).sort()).toEqual(want.map(key).sort());
+    }
+  });
+
   it('groups a record\'s unwound rows back by id as they come, with the results and order of a $group over all', async () => {
     const docs = await store.insertMany('shipments', Array.from({ length: 300 }, (_, i) => ({
       day: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, lines: Array.from({ length: i % 4 }, (_, j) => ({ m: `m${(i + j) % 5}`, q: i * 10 + j })),

@@ -133,10 +133,12 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
       const missing = [...keys].filter((k) => !byKey.has(k));
       if (byKey.size + missing.length > CACHED_KEYS) byKey.clear();
       if (missing.length > 0) {
-        for (const k of missing) byKey.set(k, []);
+        const fresh = new Map(missing.map((k) => [k, [] as Doc[]]));
+        // A foreign array names other keys too: those read before already list this document.
         for (const f of foreign.matching(l.from, l.foreignField, missing)) {
-          for (const v of values(foreignKey(f))) byKey.get(v ?? null)?.push(f);
+          for (const v of values(foreignKey(f))) fresh.get(v ?? null)?.push(f);
         }
+        for (const [k, docs] of fresh) byKey.set(k, docs);
       }
       hitsOf = (i) => {
         const local = locals[i];
@@ -214,8 +216,7 @@ const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && 
  * record's rows at most, not the whole result, and emits in the order its input came — mingo's
  * own $group order (first seen first), so the results are the same.
  */
-function groupedById(source: Pull, stage: Record<string, unknown>, options: object, now: Date): Pull {
-  const compiled = compileGroup(stage.$group as Rec, now);
+function groupedById(source: Pull, stage: Record<string, unknown>, options: object, compiled: CompiledGroup | undefined): Pull {
   if (compiled) return streamedRuns(source, compiled);
   const agg = new Aggregator([stage], options);
   let pending: Rec | undefined;
@@ -324,15 +325,16 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     const stage = stages[i];
     const keyed = keyedLookup(stage);
     const compiled = keyed ? undefined : compileRowStage(stage, now);
+    const group = stage.$group ? compileGroup(stage.$group as Rec, now) : undefined;
     if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
     } else if ((stage.$group as Rec | undefined)?._id === '$id' && idRunsKept(stages, i)) {
       flush();
-      out = groupedById(out, stage, options, now);
-    } else if (stage.$group && compileGroup(stage.$group as Rec, now)) {
+      out = groupedById(out, stage, options, group);
+    } else if (group) {
       flush();
-      out = groupedAll(out, compileGroup(stage.$group as Rec, now)!);
+      out = groupedAll(out, group);
     } else if (keyed) {
       flush();
       const unwind = unwindOf(stages[i + 1], keyed.as);
