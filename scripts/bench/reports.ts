@@ -87,6 +87,8 @@ const env = { DATA_DIR: dir, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.pas
 let t = performance.now();
 const server = await startProcess('server/src/main.ts', env, [...(HEAP_MB ? [`--max-old-space-size=${HEAP_MB}`] : []), ...profileArgs()], PORT);
 console.log(`server up in ${((performance.now() - t) / 1000).toFixed(1)} s (pid ${server.child.pid}, heap cap ${HEAP_MB ?? 'none'} MB)`);
+// A run that fails half way must not leave the server holding its port.
+process.on('exit', () => { if (server.child.exitCode === null) server.child.kill(); });
 const headers = { authorization: `Bearer ${await signIn(server.url, ADMIN.email, ADMIN.password)}`, 'content-type': 'application/json' };
 
 /** The server process's resident set (MB), from /proc: the worker threads' memory included. */
@@ -169,7 +171,12 @@ const available: BenchReport[] = [];
 const exported = new Map<string, ExportRun>();
 for (const r of BENCHED) {
   const f = floors.get(r.key)!;
-  const page = await firstPage(r);
+  // A report answering an error (422 too large, say) is a figure of its own, not the end of the run.
+  const page = await firstPage(r).catch((e: unknown) => ({ failed: e instanceof Error ? e.message : String(e) }));
+  if ('failed' in page) {
+    console.log(`${r.key}: FAILED ${page.failed}`);
+    continue;
+  }
   if ('missing' in page) {
     console.log(`${r.key}: skipped, GET /api/v3/reports/${r.key}/rows answers 404 (${page.missing})`);
     continue;
