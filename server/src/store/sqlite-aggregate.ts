@@ -1,7 +1,8 @@
 /**
  * The embedded store's aggregation: the head of a pipeline that SQL answers (leading $match
- * stages, then a $sort, then $skip/$limit stages) and the rest run by mingo, lazily, over the
- * documents an iterating statement hands out. Nothing is read before it is asked for: a
+ * stages, then a $sort, then $skip/$limit stages) and the rest run lazily over the documents an
+ * iterating statement hands out: keyed joins and groups here, the per-row stages compiled
+ * (sqlite-compile.ts), anything else by mingo. Nothing is read before it is asked for: a
  * `$limit` after `$unwind` stops the statement early, and a cursor holds one batch at a time.
  */
 import { Aggregator } from 'mingo';
@@ -305,7 +306,9 @@ function limited(source: Pull, n: number): Pull {
  * that lets the first n through and then reads its source to the end; each top-level $limit is
  * therefore a cut between mingo runs, so a `$limit` after `$unwind` stops the statement. Each
  * keyed top-level `$lookup` is a cut too: it reads only the foreign documents its input names;
- * so is a `$group` by `$id` whose input comes a record at a time (groupedById).
+ * so is a `$group` by `$id` whose input comes a record at a time (groupedById), and any compiled
+ * `$group` (groupedAll). Runs of compiled per-row stages go row by row (rowsThrough); mingo runs
+ * the stages in between that did not compile.
  */
 function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
   // One $$NOW for the whole pipeline, as MongoDB has it.
