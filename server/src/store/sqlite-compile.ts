@@ -532,7 +532,8 @@ export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
       for (let i = 0; i < accs.length; i++) states[i] = accs[i].add(states[i], row);
     },
     done: (key, states) => {
-      const out: Rec = { _id: key };
+      // mingo hands a group keyed by a bare -0 out as 0 (a -0 inside a document stays).
+      const out: Rec = { _id: Object.is(key, -0) ? 0 : key };
       for (let i = 0; i < accs.length; i++) out[names[i]] = accs[i].value(states[i]);
       return out;
     },
