@@ -13,6 +13,7 @@ import { EventsTimeline } from './EventsTimeline';
 import { ADR_DATE_FIELDS, ageYears, alertDaysBefore, dateAlert, IBC_EVENT_LOG, localToday, MANUFACTURE_FIELD } from './fleet';
 import { historyOf, historyWhen, isEditable, lineParts, linesOf, stockKey } from './model';
 import { StateBadge } from './StateBadge';
+import { SyncPanel } from './SyncPanel';
 import { TransitionDialog } from './TransitionDialog';
 import { referencedByRecord, useLineStock, useTitles } from './useLookups';
 import { ValueLink } from './ValueLink';
@@ -95,6 +96,8 @@ export function OperationDetail() {
         })}
         {age !== null && <div data-field="age" data-testid="ibc-age"><dt>{t('operations.ibc.age')}</dt><dd>{t('operations.ibc.years', { count: age })}</dd></div>}
       </dl>
+
+      {workflow.declarable && <SyncPanel workflow={workflow.name} record={record} onChange={reload} />}
 
       {workflow.lines && lines.length > 0 && (
         <table className="tm-op-table" data-testid="detail-lines">

@@ -14,11 +14,12 @@ import type { SyncFilter } from './api';
 import { useOperation } from './context';
 import { FleetFilters } from './FleetFilters';
 import { MeasuresPanel } from './MeasuresPanel';
-import { locatedRecords, stateBadge, stateOf, syncState } from './model';
+import { locatedRecords, stateBadge, stateOf } from './model';
 import { mapSettings } from '../masterdata/widgets/mapLogic';
 import { StateBadge } from './StateBadge';
 import { useOperationList } from './useOperationList';
 import { useTitles } from './useLookups';
+import { SyncBadge } from './SyncBadge';
 
 const SYNC_STATES: SyncFilter[] = ['pending', 'synced', 'failed'];
 
@@ -46,7 +47,7 @@ export function OperationList() {
     cell: (info) => {
       const r = info.row.original;
       if (c.path === workflow.stateField) return <StateBadge workflow={workflow} state={r[workflow.stateField]} />;
-      if (c.sync) { const s = syncState(r); return <span className={`tm-op-sync tm-op-sync--${s}`} data-sync={s}>{t(`list.sync.${s}`)}</span>; }
+      if (c.sync) return <SyncBadge record={r} />;
       // Read here, not through getValue: TanStack keeps a row's values while the data is the same, and titles arrive after it.
       const text = cellText(c, r, lang, titles);
       return <span className="tm-cell" title={text || undefined}>{text}</span>;

@@ -105,6 +105,8 @@ export function operationsApi(api: ApiClient) {
     update: (wf: string, id: string, value: Rec) => api.put<Rec>(one(wf, id), value),
     transition: (wf: string, id: string, transition: string, body: { comment?: string; fields?: Rec }) =>
       api.post<{ record: Rec }>(`${one(wf, id)}/transitions/${encodeURIComponent(transition)}`, body),
+    /** syncToSenasa: a refused record goes back to pending and the outbox sends it again. */
+    resync: (wf: string, id: string) => api.post<{ record: Rec }>(`/api/v3/sync/${encodeURIComponent(wf)}/${encodeURIComponent(id)}/resync`, {}),
     stock: (q: { material?: string; batch?: string; deposit?: string; at?: string }) =>
       api.get<{ data: StockRow[]; total: number }>(`/api/v3/stock${queryString(q)}`, fresh),
     batches: (q: { material: string; deposit?: string }) =>

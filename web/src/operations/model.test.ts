@@ -5,7 +5,7 @@ import { goToFor } from './links';
 import { buildForm, withoutPaths } from '../masterdata/formSchema';
 import { operationParams, queryString } from './api';
 import {
-  commentMissing, formOmissions, historyOf, inputParts, isEditable, lineParts, linesOf, materialPathOf, operationView, stateBadge, stateParam, stockSourceField, syncState, transitionBody,
+  commentMissing, formOmissions, historyOf, inputParts, isEditable, lineParts, linesOf, materialPathOf, operationView, stateBadge, stateParam, stockSourceField, syncInfo, syncState, transitionBody,
 } from './model';
 import { firstExpiredFirst, valueAt } from '../masterdata/widgets/batchLogic';
 import { frameDataOf } from '../guest/useGuestFrame';
@@ -217,5 +217,20 @@ describe('links to other features', () => {
     expect(goToFor(ctx, material, '')).toBeNull();
     const nobody = { access: [], groups: [] };
     expect(goToFor({ registry, principal: nobody, allowed: routesFor(routes, nobody, registry.access.superadmin) }, material, 'm1')).toBeNull();
+  });
+});
+
+describe('syncInfo', () => {
+  const now = new Date('2026-06-15T12:00:00Z');
+  it('marks a pending record past its deadline overdue, and only a pending one', () => {
+    expect(syncInfo({ sync: { status: '', deadline: '2026-06-15T11:59:00Z' } }, now)).toMatchObject({ state: 'pending', overdue: true });
+    expect(syncInfo({ sync: { status: '', deadline: '2026-06-15T12:01:00Z' } }, now)).toMatchObject({ state: 'pending', overdue: false });
+    // Declared late is still declared: no deadline shown, not overdue.
+    expect(syncInfo({ sync: { status: 'synced', deadline: '2026-06-14T00:00:00Z', transactionId: 'T-1' } }, now)).toMatchObject({ state: 'synced', overdue: false, deadline: undefined, transactionId: 'T-1' });
+  });
+  it('gives a refusal its reason, and no reason to a record that is not refused', () => {
+    expect(syncInfo({ sync: { status: 'failed', reason: 'GTIN unknown' } }, now).reason).toBe('GTIN unknown');
+    expect(syncInfo({ sync: { status: 'synced', reason: 'old' } }, now).reason).toBeUndefined();
+    expect(syncInfo({}, now)).toMatchObject({ state: 'pending', overdue: false });
   });
 });

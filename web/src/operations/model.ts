@@ -82,6 +82,40 @@ export function syncState(record: Rec): SyncFilter {
   return v === 'synced' ? 'synced' : v === 'failed' ? 'failed' : 'pending';
 }
 
+/** What a record's `sync` says beyond its state (the outbox writes it): for the badge's tip and the detail's panel. */
+export interface SyncInfo {
+  state: SyncFilter;
+  /** The authority's transaction id, once synced. */
+  transactionId?: string;
+  /** The authority's reason, when it refused. */
+  reason?: string;
+  /** The legal deadline (ISO) of a record not yet declared. */
+  deadline?: string;
+  /** A pending record past its deadline. */
+  overdue: boolean;
+  attempts?: number;
+  lastAttemptAt?: string;
+  syncedAt?: string;
+}
+
+const textAt = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+export function syncInfo(record: Rec, now: Date): SyncInfo {
+  const sync = (record.sync ?? {}) as Rec;
+  const state = syncState(record);
+  const deadline = state === 'pending' ? textAt(sync.deadline) : undefined;
+  return {
+    state,
+    transactionId: textAt(sync.transactionId),
+    reason: state === 'failed' ? textAt(sync.reason) : undefined,
+    deadline,
+    overdue: deadline !== undefined && Date.parse(deadline) < now.getTime(),
+    attempts: typeof sync.attempts === 'number' ? sync.attempts : undefined,
+    lastAttemptAt: textAt(sync.lastAttemptAt),
+    syncedAt: textAt(sync.syncedAt),
+  };
+}
+
 /** The state filter sent with a list call: the chosen state, else the feature's own states when it lists only some. */
 export function stateParam(view: Pick<OperationView, 'operation'>, chosen: string | null): string[] | undefined {
   if (chosen) return [chosen];
