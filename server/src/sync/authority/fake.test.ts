@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAuthority, type FakeAuthority } from './fake';
 import { createHttpAuthority } from './http';
-import { FAKE_PASSWORD, FAKE_USER, sampleDeclaration, sampleSettlement } from './testing';
+import { FAKE_PASSWORD, FAKE_USER, sampleDeclaration, unavailable, sampleSettlement } from './testing';
 import { AuthorityUnavailable, type AuthorityAdapter } from './types';
 
 let fake: FakeAuthority;
@@ -25,12 +25,6 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
-async function unavailable(p: Promise<unknown>): Promise<AuthorityUnavailable> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(AuthorityUnavailable);
-  return err as AuthorityUnavailable;
-}
-
 describe('the fake authority: declare, confirm, reject, query', () => {
   it('commits a declaration once per idempotency key; a resend gets the same id back as a duplicate', async () => {
     const first = await authority.declare(sampleDeclaration(1));
@@ -41,6 +35,13 @@ describe('the fake authority: declare, confirm, reject, query', () => {
     expect(other).toMatchObject({ ok: true, duplicate: false });
     expect((other as { transactionId: string }).transactionId).not.toBe((first as { transactionId: string }).transactionId);
     expect(fake.control.stats()).toMatchObject({ commitsPerKey: { 'delivery:rec-1:declare': 1, 'delivery:rec-2:declare': 1 }, committed: 2, duplicates: 1, calls: 3 });
+  });
+
+  it('commits a key once when resends race each other (two senders, one record)', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => authority.declare(sampleDeclaration(1))));
+    expect(answers.filter((a) => a.ok && !a.duplicate)).toHaveLength(1);
+    expect(new Set(answers.map((a) => (a as { transactionId: string }).transactionId)).size).toBe(1);
+    expect(fake.control.stats()).toMatchObject({ committed: 1, duplicates: 19, commitsPerKey: { 'delivery:rec-1:declare': 1 } });
   });
 
   it('refuses a call without credentials or with the wrong ones (401), and the adapter retries those later', async () => {

@@ -133,7 +133,8 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
   const book = new FakeBook(options.file);
   const faults = new Faults();
   const authorized = authorizer(options.user, options.password);
-  const stopping = new AbortController();
+  /** Aborts the calls waiting in slow mode: on stop, and on reset (which forgets calls in flight too). */
+  let inflight = new AbortController();
   const counters = { calls: 0, duplicates: 0, faulted: 0 };
 
   const control: FakeControl = {
@@ -145,6 +146,8 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
     fault: () => faults.get(),
     stats: () => ({ commitsPerKey: { ...book.commitsPerKey }, commitsPerRecord: { ...book.commitsPerRecord }, calls: counters.calls, committed: book.committed, duplicates: counters.duplicates, faulted: counters.faulted }),
     reset: () => {
+      inflight.abort();
+      inflight = new AbortController();
       book.clear();
       faults.set({ mode: 'up' });
       Object.assign(counters, { calls: 0, duplicates: 0, faulted: 0 });
@@ -213,14 +216,14 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
       req.socket.resetAndDestroy();
       return;
     }
-    // Read before a slow wait: the call is then handled even if its caller gave up meanwhile.
-    const body = route ? await readJson(req) : {};
-    if (verdict.action === 'handle' && verdict.delayMs) await sleep(verdict.delayMs, undefined, { signal: stopping.signal });
     if (verdict.action === 'fail') {
       counters.faulted++;
       return send(res, verdict.status, { code: verdict.code, reason: verdict.reason }, verdict.retryAfterS !== undefined ? { 'retry-after': String(verdict.retryAfterS) } : {});
     }
     if (!authorized(req.headers.authorization)) return unauthorized(res);
+    // Read before a slow wait: the call is then handled even if its caller gave up meanwhile.
+    const body = route ? await readJson(req) : {};
+    if (verdict.action === 'handle' && verdict.delayMs) await sleep(verdict.delayMs, undefined, { signal: inflight.signal });
     if (route) return handleWrite(req, res, body, route, verdict.action === 'dropAfterCommit', verdict.action === 'refuse' ? { status: 422, code: verdict.code, reason: verdict.reason } : undefined);
     if (req.method === 'GET' && path === '/v1/transactions') return send(res, 200, book.query(parseQuery(url.searchParams)));
     return sendRefusal(res, { status: 404, code: 'not_found', reason: `no route ${req.method} ${path}` });
@@ -228,7 +231,7 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (stopping.signal.aborted) return void req.socket.destroy();
+      if ((err as Error)?.name === 'AbortError') return void req.socket.destroy();
       if (err instanceof HttpError) return sendRefusal(res, err.refusal);
       if (!res.headersSent) send(res, 500, { code: 'internal_error', reason: String((err as Error)?.message ?? err) });
     });
@@ -242,7 +245,7 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
     url: `http://127.0.0.1:${port}`,
     control,
     stop: async () => {
-      stopping.abort();
+      inflight.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

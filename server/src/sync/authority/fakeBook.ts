@@ -80,7 +80,7 @@ export class FakeBook {
 
   private checkSettles(kind: Kind, id: string, tx: Partial<AuthorityTransaction>): Refusal | undefined {
     const declaration = this.byId.get(id);
-    if (!declaration || declaration.kind !== 'declare') return { status: 404, code: 'unknown_transaction', reason: `no declaration ${id}` };
+    if (!declaration || declaration.kind !== 'declare') return { status: 422, code: 'unknown_transaction', reason: `no declaration ${id}` };
     const earlier = this.settlements.get(id);
     if (earlier) return { status: 409, code: 'already_settled', reason: `${id} was already ${earlier.kind === 'confirm' ? 'confirmed' : 'rejected'} (${earlier.transactionId})` };
     if (kind === 'reject' && tx.partial) {

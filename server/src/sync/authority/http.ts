@@ -15,8 +15,12 @@ export interface HttpAuthorityOptions {
   timeoutMs?: number;
 }
 
-/** Statuses that say nothing about the transaction: try again later. */
-const RETRY_STATUSES = new Set([401, 403, 407, 408, 425, 429]);
+/**
+ * Statuses that say nothing about the transaction, so it is tried again later: credentials
+ * refused (fix the settings, the records are fine), no such route (a wrong base URL), timeouts
+ * and throttling. The authority's verdicts on a transaction are 400, 409 and 422.
+ */
+const RETRY_STATUSES = new Set([401, 403, 404, 405, 407, 408, 425, 429]);
 
 /** Retry-After as seconds or an HTTP date, in ms. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {

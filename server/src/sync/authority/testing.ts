@@ -1,5 +1,6 @@
 /** Transactions for the authority's tests (and the outbox's): valid unless a test spoils them. */
-import type { AuthorityTransaction } from './types';
+import { expect } from 'vitest';
+import { AuthorityUnavailable, type AuthorityTransaction } from './types';
 
 export const FAKE_USER = 'tracemesh';
 export const FAKE_PASSWORD = 'fake-authority-secret';
@@ -24,4 +25,11 @@ export function sampleDeclaration(n: number, over: Partial<AuthorityTransaction>
 /** The receiver's answer to declaration `transactionId` of record n. */
 export function sampleSettlement(kind: 'confirm' | 'reject', n: number, transactionId: string, over: Partial<AuthorityTransaction> = {}): AuthorityTransaction {
   return { ...sampleDeclaration(n), key: `delivery:rec-${n}:${kind}`, kind, transactionId, ...(kind === 'reject' ? { reason: 'damaged containers' } : {}), ...over };
+}
+
+/** Awaits a call that must throw AuthorityUnavailable, and hands the error over. */
+export async function unavailable(p: Promise<unknown>): Promise<AuthorityUnavailable> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AuthorityUnavailable);
+  return err as AuthorityUnavailable;
 }
