@@ -30,11 +30,13 @@ describe('the fake authority: declare, confirm, reject, query', () => {
     const first = await authority.declare(sampleDeclaration(1));
     expect(first).toMatchObject({ ok: true, duplicate: false });
     const again = await authority.declare(sampleDeclaration(1));
+    const [stored] = (await authority.query({})).transactions;
+    expect(Object.keys(stored).sort()).toEqual(['committedAt', 'cuit', 'destinationGln', 'eventDate', 'key', 'kind', 'lines', 'operation', 'originGln', 'recordId', 'remito', 'transactionId']);
     expect(again).toEqual({ ok: true, duplicate: true, transactionId: (first as { transactionId: string }).transactionId });
     const other = await authority.declare(sampleDeclaration(2));
     expect(other).toMatchObject({ ok: true, duplicate: false });
     expect((other as { transactionId: string }).transactionId).not.toBe((first as { transactionId: string }).transactionId);
-    expect(fake.control.stats()).toMatchObject({ commitsPerKey: { 'delivery:rec-1:declare': 1, 'delivery:rec-2:declare': 1 }, committed: 2, duplicates: 1, calls: 3 });
+    expect(fake.control.stats()).toMatchObject({ commitsPerKey: { 'delivery:rec-1:declare': 1, 'delivery:rec-2:declare': 1 }, committed: 2, duplicates: 1, calls: 4 });
   });
 
   it('commits a key once when resends race each other (two senders, one record)', async () => {
@@ -132,6 +134,7 @@ describe('the fake authority: declare, confirm, reject, query', () => {
     expect((await authority.query({ gtin: '07790000000028' })).total).toBe(12);
     expect((await authority.query({ gtin: '07790000000011', lot: 'L1' })).transactions.map((t) => t.recordId)).toEqual(['rec-1', 'rec-11', 'rec-21']);
     expect((await authority.query({ serial: 'S-7' })).transactions.map((t) => t.recordId)).toEqual(['rec-7']);
+    expect((await authority.query({ remito: 'R-0001-00000013' })).transactions.map((t) => t.recordId)).toEqual(['rec-13']);
     const window = await authority.query({ from: '2026-03-10T00:00:00Z', to: '2026-03-12T23:59:59Z' });
     expect(window.transactions.map((t) => t.recordId)).toEqual(['rec-10', 'rec-11', 'rec-12']);
     await expect(authority.query({ pageSize: 501 })).rejects.toThrow(/pageSize/);

@@ -101,7 +101,7 @@ function authorizer(user: string, password: string): (header: string | undefined
 
 function parseQuery(params: URLSearchParams): AuthorityQuery {
   const q: AuthorityQuery = {};
-  for (const f of ['gtin', 'lot', 'serial'] as const) if (params.get(f)) q[f] = params.get(f)!;
+  for (const f of ['remito', 'gtin', 'lot', 'serial'] as const) if (params.get(f)) q[f] = params.get(f)!;
   for (const f of ['from', 'to'] as const) {
     const v = params.get(f);
     if (!v) continue;
@@ -187,8 +187,7 @@ export async function startFakeAuthority(options: FakeAuthorityOptions): Promise
         return sendRefusal(res, refuse);
       }
     }
-    const { transactionId: _ref, ...rest } = body;
-    const result = book.commit(key, route.kind, rest, route.settles);
+    const result = book.commit(key, route.kind, body, route.settles);
     if (!result.ok) return sendRefusal(res, result.refusal);
     if (result.duplicate) counters.duplicates++;
     else if (drop) {

@@ -20,6 +20,17 @@ export type CommitResult =
   | { ok: false; refusal: Refusal };
 
 export const MAX_PAGE_SIZE = 500;
+
+const FIELDS = ['operation', 'recordId', 'cuit', 'originGln', 'destinationGln', 'remito', 'eventDate', 'lines', 'reason', 'partial'] as const;
+const LINE_FIELDS = ['gtin', 'lot', 'serial', 'quantity', 'productionDate', 'expiryDate', 'authorityCode'] as const;
+
+/** What the authority records of a call: its known fields, nothing else the body carried. */
+function pick(tx: Partial<AuthorityTransaction>): AuthorityTransaction {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) if (tx[f] !== undefined) out[f] = tx[f];
+  out.lines = (tx.lines ?? []).map((l) => Object.fromEntries(LINE_FIELDS.filter((f) => l[f] !== undefined).map((f) => [f, l[f]])));
+  return out as unknown as AuthorityTransaction;
+}
 export const DEFAULT_PAGE_SIZE = 50;
 
 const lineKey = (l: Pick<AuthorityLine, 'gtin' | 'authorityCode' | 'lot' | 'serial'>) => `${l.gtin ?? l.authorityCode ?? ''}|${l.lot ?? ''}|${l.serial ?? ''}`;
@@ -66,7 +77,7 @@ export class FakeBook {
       if (refusal) return { ok: false, refusal };
     }
     const entry: Entry = {
-      ...(tx as AuthorityTransaction),
+      ...pick(tx),
       key,
       kind,
       transactionId: `TX-${String(++this.seq).padStart(8, '0')}`,
@@ -110,7 +121,7 @@ export class FakeBook {
     const from = q.from ? Date.parse(q.from) : -Infinity;
     const to = q.to ? Date.parse(q.to) : Infinity;
     const matches = this.entries.filter((e) => {
-      if (e.kind !== 'declare') return false;
+      if (e.kind !== 'declare' || (q.remito && e.remito !== q.remito)) return false;
       const at = Date.parse(e.eventDate);
       if (at < from || at > to) return false;
       return !(q.gtin || q.lot || q.serial) || e.lines.some((l) => (!q.gtin || l.gtin === q.gtin) && (!q.lot || l.lot === q.lot) && (!q.serial || l.serial === q.serial));

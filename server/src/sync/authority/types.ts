@@ -58,6 +58,8 @@ export class AuthorityUnavailable extends Error {
 }
 
 export interface AuthorityQuery {
+  /** The delivery note (remito) number: a move's declaration, to confirm or reject it. */
+  remito?: string;
   gtin?: string;
   lot?: string;
   serial?: string;
