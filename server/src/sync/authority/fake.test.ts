@@ -88,6 +88,8 @@ describe('the fake authority: declare, confirm, reject, query', () => {
     expect([res.status, (await json(res)).code]).toEqual([400, 'idempotency_key_mismatch']);
     res = await fetch(`${fake.url}/v1/transactions`, { method: 'POST', headers: { authorization: basic, 'idempotency-key': 'k' }, body: '{nope' });
     expect([res.status, (await json(res)).code]).toEqual([400, 'bad_json']);
+    res = await post('/v1/transactions/%E0%A4%A/confirm', { recordId: 'r' }, { 'idempotency-key': 'k2' });
+    expect([res.status, (await json(res)).code]).toEqual([422, 'unknown_transaction']);
     res = await post('/v1/nothing', {});
     expect([res.status, (await json(res)).code]).toEqual([404, 'not_found']);
     expect(fake.control.stats().committed).toBe(0);

@@ -126,7 +126,14 @@ function writeRoute(method: string, path: string): { kind: Kind; settles?: strin
   if (method !== 'POST') return undefined;
   if (path === '/v1/transactions') return { kind: 'declare' };
   const m = /^\/v1\/transactions\/([^/]+)\/(confirm|reject)$/.exec(path);
-  return m ? { kind: m[2] as Kind, settles: decodeURIComponent(m[1]) } : undefined;
+  if (!m) return undefined;
+  let settles = m[1];
+  try {
+    settles = decodeURIComponent(m[1]);
+  } catch {
+    // A malformed escape names no transaction the authority has: unknown_transaction, not a crash.
+  }
+  return { kind: m[2] as Kind, settles };
 }
 
 export async function startFakeAuthority(options: FakeAuthorityOptions): Promise<FakeAuthority> {
