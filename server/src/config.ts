@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { readImportLimits, type ImportLimits } from './imports/limits';
+import { readAuthorityConfig, type AuthorityConfig } from './sync/authority/settings';
 
 /** Settings from the environment; secrets are read here and nowhere else. */
 export interface ServerConfig {
@@ -26,6 +27,8 @@ export interface ServerConfig {
   identity: IdentityConfig;
   /** IMPORT_MAX_FILE_MB, IMPORT_MAX_CONTENT_MB, IMPORT_MAX_ROWS, IMPORT_MAX_ATTEMPTS (docs/imports.md). */
   imports: ImportLimits;
+  /** AUTHORITY_BASE_URL, AUTHORITY_USER, AUTHORITY_PASSWORD, AUTHORITY_TIMEOUT_MS (docs/authority.md). */
+  authority: AuthorityConfig;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -161,5 +164,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     identity: readIdentityConfig(env, publicUrl),
     imports: readImportLimits(env),
+    authority: readAuthorityConfig(env),
   };
 }

@@ -58,6 +58,8 @@ export class AuthorityUnavailable extends Error {
 }
 
 export interface AuthorityQuery {
+  /** The delivery note (remito) number: a move's declaration, to confirm or reject it. */
+  remito?: string;
   gtin?: string;
   lot?: string;
   serial?: string;
@@ -67,7 +69,17 @@ export interface AuthorityQuery {
   pageSize?: number;
 }
 
-export type CommittedTransaction = AuthorityTransaction & { transactionId: string; committedAt: string };
+/** How the receiver answered a declaration (its confirm or reject, committed under its own id). */
+export interface AuthoritySettlement {
+  kind: 'confirm' | 'reject';
+  transactionId: string;
+  committedAt: string;
+  reason?: string;
+  partial?: boolean;
+}
+
+/** A declaration as the authority holds it; `settlement` once the receiver confirmed or rejected it. */
+export type CommittedTransaction = AuthorityTransaction & { transactionId: string; committedAt: string; settlement?: AuthoritySettlement };
 
 export interface AuthorityAdapter {
   declare(tx: AuthorityTransaction): Promise<AuthorityAnswer>;
