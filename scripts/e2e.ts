@@ -1,6 +1,7 @@
 /**
  * `npm run e2e`: the browser suite. Builds the web app when needed, starts a test SMTP
- * server, a features origin serving the test feature page, and the real server (temp
+ * server, the fake agricultural authority, a features origin serving the test feature page,
+ * and the real server (temp
  * DATA_DIR, definitions with the frame settings pointed at the features origin), then runs
  * e2e/ with vitest against Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
  * Screenshots go to .ci-artifacts/screenshots. Installs nothing.
@@ -16,6 +17,8 @@ import { startFeaturesServer } from '../e2e/harness/features';
 import { seedE2e } from '../e2e/harness/seed';
 import { startServer } from '../e2e/harness/server';
 import { startSmtp } from '../e2e/harness/smtp';
+import { startFakeAuthority } from '../server/src/sync/authority/fake';
+import { FAKE_PASSWORD, FAKE_USER } from '../server/src/sync/authority/testing';
 import { USERS } from '../e2e/harness/users';
 import { closingLine, readTotals } from './ci/vitestTotals';
 
@@ -56,13 +59,16 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'tm-e2e-'));
   const mailDir = join(work, 'mail');
   const dataDir = join(work, 'data');
-  const [appPort, featuresPort, smtpPort] = distinctPorts(3);
+  const [appPort, featuresPort, smtpPort, authorityPort] = distinctPorts(4);
   const appUrl = `http://127.0.0.1:${appPort}`;
   const stops: (() => Promise<void>)[] = [];
   let appRoot: string | undefined;
   try {
     const smtp = await startSmtp(mailDir, smtpPort);
     stops.push(smtp.stop);
+    // The server's sync worker declares to it; the stories drive its faults over /_control.
+    const authority = await startFakeAuthority({ port: authorityPort, user: FAKE_USER, password: FAKE_PASSWORD });
+    stops.push(authority.stop);
     const features = await startFeaturesServer(join(root, 'e2e', 'fixtures', 'feature.html'), featuresPort);
     stops.push(features.stop);
     appRoot = makeAppRoot(root, (d) => {
@@ -73,13 +79,14 @@ async function main(): Promise<number> {
     const server = await startServer(root, appPort, {
       DATA_DIR: dataDir, APP_ROOT: appRoot, ADMIN_EMAIL: USERS.admin.email, ADMIN_PASSWORD: USERS.admin.password,
       SMTP_URL: smtp.url, PUBLIC_URL: appUrl,
+      AUTHORITY_BASE_URL: authority.url, AUTHORITY_USER: FAKE_USER, AUTHORITY_PASSWORD: FAKE_PASSWORD,
     });
     stops.push(server.stop);
-    console.log(`server ${appUrl}, features origin ${features.url}, smtp ${smtp.url}`);
+    console.log(`server ${appUrl}, features origin ${features.url}, smtp ${smtp.url}, authority ${authority.url}`);
     const resultsFile = join(artifacts, 'e2e-results.json');
     rmSync(resultsFile, { force: true });
     const code = await runVitest({
-      E2E_BASE_URL: appUrl, E2E_FEATURES_URL: features.url, E2E_MAIL_DIR: mailDir, E2E_ARTIFACTS: artifacts,
+      E2E_BASE_URL: appUrl, E2E_FEATURES_URL: features.url, E2E_MAIL_DIR: mailDir, E2E_ARTIFACTS: artifacts, E2E_AUTHORITY_URL: authority.url,
     }, resultsFile);
     if (code !== 0) console.log(`\nlast server output:\n${server.output().slice(-4000)}`);
     console.log(`screenshots: ${join(artifacts, 'screenshots')}`);
