@@ -7,18 +7,29 @@ export const GENESIS = '0'.repeat(64);
 
 /**
  * One link: the event it names (collection and id) and that event's hash, the previous entry's
- * hash, and its own. (account, seq) is unique, so two writers that read the same head cannot
- * both append after it: the second fails and appends after the first. (collection, eventId) is
- * unique, so an event is chained once, whoever replays its transition.
+ * hash, and its own. `pos` (posOf: the account and the seq, in one sortable string) is unique,
+ * so two writers that read the same head cannot both append after it: the second fails and
+ * appends after the first. It is one path rather than the pair (account, seq) because a single
+ * unique path is what both stores read in order without a sort: an account's head is one index
+ * probe, its chain a range scan. (collection, eventId) is unique, so an event is chained once,
+ * whoever replays its transition.
  */
 export const CHAIN_ENTRY_COLLECTION: CollectionSpec = {
   name: CHAIN_ENTRY,
-  uniqueKeys: [['account', 'seq'], ['collection', 'eventId']],
+  uniqueKeys: [['pos'], ['collection', 'eventId']],
   indexes: ['at'],
 };
 
+/** Account names hold no `|`: the separator keeps one account's range apart from any other's. */
+export const POS_SEPARATOR = '|';
+/** An entry's place: `account|seq`, the seq zero-padded to 12 digits so text order is seq order. */
+export const posOf = (account: string, seq: number): string => `${account}${POS_SEPARATOR}${String(seq).padStart(12, '0')}`;
+/** Every pos of an account lies in [start, end). */
+export const posRange = (account: string) => ({ start: `${account}${POS_SEPARATOR}`, end: `${account}${String.fromCharCode(POS_SEPARATOR.charCodeAt(0) + 1)}` });
+
 export interface ChainEntry {
   id: string;
+  pos: string;
   account: string;
   seq: number;
   collection: string;
@@ -29,9 +40,20 @@ export interface ChainEntry {
   at: string;
 }
 
-/** The hash an entry carries: everything it says but the hash itself, canonical. */
-export function entryHash(e: Omit<ChainEntry, 'id' | 'hash' | 'at'>): string {
-  return sha256(canonicalJson({ account: e.account, seq: e.seq, collection: e.collection, eventId: e.eventId, eventHash: e.eventHash, prev: e.prev }));
+/**
+ * The hash an entry carries: the canonical JSON of what it says (account, collection, eventHash,
+ * eventId, prev, seq), written out in that order (the canonical one) since a verify does it a
+ * million times.
+ */
+export function entryHash(e: Pick<ChainEntry, 'account' | 'seq' | 'collection' | 'eventId' | 'eventHash' | 'prev'>): string {
+  return sha256(`{"account":${JSON.stringify(e.account)},"collection":${JSON.stringify(e.collection)},"eventHash":${JSON.stringify(e.eventHash)},"eventId":${JSON.stringify(e.eventId)},"prev":${JSON.stringify(e.prev)},"seq":${canonicalJson(e.seq)}}`);
+}
+
+/** The account's last entry (its seq and hash), or null for an empty chain. */
+export async function headOf(store: Store, account: string): Promise<{ seq: number; hash: string } | null> {
+  const { start, end } = posRange(account);
+  const [head] = await store.find(CHAIN_ENTRY, { filter: { pos: { $gte: start, $lt: end } }, sort: { pos: -1 }, limit: 1, projection: { seq: 1, hash: 1 } });
+  return head ? { seq: head.seq as number, hash: head.hash as string } : null;
 }
 
 export interface Chainable { account: string; collection: string; doc: Doc }
@@ -73,12 +95,12 @@ async function unchained(store: Store, list: Chainable[]): Promise<Chainable[]> 
 
 /** The entries after the account's current head. */
 async function linked(store: Store, account: string, list: Chainable[], at: string): Promise<Doc[]> {
-  const [head] = await store.find(CHAIN_ENTRY, { filter: { account }, sort: { seq: -1 }, limit: 1, projection: { seq: 1, hash: 1 } });
-  let seq = head ? (head.seq as number) : 0;
-  let prev = head ? (head.hash as string) : GENESIS;
+  const head = await headOf(store, account);
+  let seq = head?.seq ?? 0;
+  let prev = head?.hash ?? GENESIS;
   return list.map((it) => {
     const body = { account, seq: ++seq, collection: it.collection, eventId: it.doc.id as string, eventHash: eventHash(it.doc), prev };
     prev = entryHash(body);
-    return { ...body, hash: prev, at } as Doc;
+    return { pos: posOf(account, seq), ...body, hash: prev, at } as Doc;
   });
 }

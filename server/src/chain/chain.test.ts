@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aCompany } from '../testing/records';
 import { startHarness, type Harness } from '../testing/harness';
 import type { Doc } from '../store/types';
-import { CHAIN_ENTRY, entryHash } from './append';
+import { CHAIN_ENTRY, entryHash, posOf } from './append';
 import { eventHash } from './canonical';
 import { startFakeAnchor } from './fakeAnchor';
 import { merkleRoot } from './merkle';
@@ -139,11 +139,12 @@ describe('tampering in the store is named by GET /api/ledger/verify', () => {
 
   it('two entries swapped: reordered, at the first of them', async () => {
     const [, b, c] = await entries(BULK);
-    /** Gives b and c these seqs, through a free one (the seq is unique per account). */
+    /** Moves b and c to these places (pos and seq), through a free one (the pos is unique). */
     const place = async (seqB: number, seqC: number) => {
-      await h.store.patch(CHAIN_ENTRY, c.id, { seq: -1 });
-      await h.store.patch(CHAIN_ENTRY, b.id, { seq: seqB });
-      await h.store.patch(CHAIN_ENTRY, c.id, { seq: seqC });
+      const posAt = (seq: number) => posOf(BULK, seq);
+      await h.store.patch(CHAIN_ENTRY, c.id, { pos: 'parked' });
+      await h.store.patch(CHAIN_ENTRY, b.id, { pos: posAt(seqB), seq: seqB });
+      await h.store.patch(CHAIN_ENTRY, c.id, { pos: posAt(seqC), seq: seqC });
     };
     await tampered(BULK, async () => {
       await place(3, 2);

@@ -1,6 +1,6 @@
-import type { Doc, Store } from '../store/types';
+import type { Doc, Filter, Store } from '../store/types';
 import type { AnchorAdapter } from './adapter';
-import { CHAIN_ENTRY } from './append';
+import { CHAIN_ENTRY, posOf, posRange } from './append';
 import { merkleRoot } from './merkle';
 import type { ChainAccount, ChainSettings } from './settings';
 import { CHAIN_ANCHOR, verifyChains, type VerifyReport } from './verify';
@@ -69,15 +69,18 @@ export class ChainService {
     const [last] = await this.store.find(CHAIN_ANCHOR, { filter: { account: a.account, status: 'anchored' }, sort: { toSeq: -1 }, limit: 1, projection: { toSeq: 1 } });
     const fromSeq = last ? (last.toSeq as number) + 1 : 1;
     const hashes: string[] = [];
-    let after: Doc | undefined;
+    let toSeq = 0;
+    const { start, end } = posRange(a.account);
+    let range: Filter = { $gte: posOf(a.account, fromSeq), $lt: end };
     for (;;) {
-      const page = await this.store.find(CHAIN_ENTRY, { filter: { account: a.account, seq: { $gte: fromSeq } }, sort: { seq: 1 }, limit: PAGE, projection: { seq: 1, hash: 1 }, ...(after ? { after } : {}) });
+      const page = await this.store.find(CHAIN_ENTRY, { filter: { pos: range }, sort: { pos: 1 }, limit: PAGE, projection: { pos: 1, hash: 1 } });
       if (page.length === 0) break;
-      after = { id: page[page.length - 1].id, seq: page[page.length - 1].seq };
+      range = { $gt: page[page.length - 1].pos as string, $lt: end };
       for (const e of page) hashes.push(e.hash as string);
+      toSeq = Number((page[page.length - 1].pos as string).slice(start.length));
     }
     if (hashes.length === 0) return null;
-    const request = { account: a.account, network: this.settings.network, fromSeq, toSeq: fromSeq + hashes.length - 1, root: merkleRoot(hashes) };
+    const request = { account: a.account, network: this.settings.network, fromSeq, toSeq, root: merkleRoot(hashes) };
     const t0 = Date.now();
     const base = { ...request, kind: a.kind, environment: a.environment, entries: hashes.length, trigger };
     let record: Omit<AnchorRecord, 'id'>;

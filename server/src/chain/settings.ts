@@ -33,6 +33,12 @@ function text(v: unknown, where: string): string {
   return v;
 }
 
+/** An account name: also no `|`, which ends an account's part of an entry's pos (chain/append.ts). */
+function accountName(v: unknown, where: string): string {
+  if (text(v, where).includes('|')) throw new Error(`deployment settings.integrations.blockchain.${where}: an account name holds no "|"`);
+  return v as string;
+}
+
 /**
  * The deployment's blockchain settings, read and checked once (a mistake stops the start):
  * `network`, `environment` (production | test), `anchorIntervalMinutes` (≥ 0) and
@@ -46,7 +52,7 @@ export function readChainSettings(reg: Registry): ChainSettings | null {
   const minutes = bc.anchorIntervalMinutes;
   if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0) throw new Error('deployment settings.integrations.blockchain.anchorIntervalMinutes: a number ≥ 0 is needed');
   const accounts = (bc.accounts ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  const list = CHAIN_KINDS.flatMap((kind) => ENVIRONMENTS.map((env) => ({ account: text(accounts[kind]?.[env], `accounts.${kind}.${env}`), kind, environment: env })));
+  const list = CHAIN_KINDS.flatMap((kind) => ENVIRONMENTS.map((env) => ({ account: accountName(accounts[kind]?.[env], `accounts.${kind}.${env}`), kind, environment: env })));
   if (new Set(list.map((a) => a.account)).size !== list.length) throw new Error('deployment settings.integrations.blockchain.accounts: each account must be distinct');
   return { network: text(bc.network, 'network'), environment, accounts: list, anchorIntervalMinutes: minutes };
 }

@@ -1,5 +1,5 @@
 import type { Doc, Filter, Store, StoredDoc } from '../store/types';
-import { CHAIN_ENTRY, GENESIS, entryHash, type ChainEntry } from './append';
+import { CHAIN_ENTRY, GENESIS, entryHash, posRange, type ChainEntry } from './append';
 import { eventHash } from './canonical';
 import { merkleRoot } from './merkle';
 import { activeAccount, EPCIS_EVENTS, IBC_EVENTS, TRUE_BULK_WORKFLOWS, type ChainAccount, type ChainKind, type ChainSettings } from './settings';
@@ -36,7 +36,8 @@ export interface AccountReport extends ChainAccount {
 
 export interface VerifyReport { ok: boolean; checkedAt: string; durationMs: number; accounts: AccountReport[] }
 
-const PAGE = 10_000;
+/** Entries a page; also the events looked up at once ($in takes 5,000 values at most). */
+const PAGE = 5_000;
 
 /** The event collections and filters that make up one kind's events. */
 export function kindSources(kind: ChainKind): { collection: string; filter: Filter }[] {
@@ -77,30 +78,33 @@ async function walkAccount(store: Store, a: ChainAccount): Promise<{ entries: nu
   let found = 0;
   let anchor = 0;
   let leaves: string[] = [];
-  let after: Doc | undefined;
+  const { start, end } = posRange(a.account);
+  let range: Filter = { $gte: start, $lt: end };
   for (;;) {
-    const page = (await store.find(CHAIN_ENTRY, { filter: { account: a.account }, sort: { seq: 1 }, limit: PAGE, ...(after ? { after } : {}) })) as unknown as ChainEntry[];
+    const page = (await store.find(CHAIN_ENTRY, { filter: { pos: range }, sort: { pos: 1 }, limit: PAGE })) as unknown as ChainEntry[];
     if (page.length === 0) break;
-    after = { id: page[page.length - 1].id, seq: page[page.length - 1].seq };
+    range = { $gt: page[page.length - 1].pos, $lt: end };
     const events = await eventsOf(store, page);
     for (const e of page) {
       entries++;
-      const named = { seq: e.seq, collection: e.collection, eventId: e.eventId };
-      if (e.seq !== expected) flag({ type: 'gap', message: `entry ${expected} is missing: the next one is ${e.seq}`, ...named });
-      else if (entryHash(e) !== e.hash || e.prev !== prev) flag({ type: 'reordered', message: `entry ${e.seq} is not the one chained after entry ${e.seq - 1}`, ...named });
+      // Where the entry stands; its seq, account and links must agree with that place.
+      const at = Number(e.pos.slice(start.length));
+      const named = { seq: at, collection: e.collection, eventId: e.eventId };
+      if (at !== expected) flag({ type: 'gap', message: `entry ${expected} is missing: the next one is ${at}`, ...named });
+      else if (e.seq !== at || e.account !== a.account || e.prev !== prev || entryHash(e) !== e.hash) flag({ type: 'reordered', message: `entry ${at} is not the one chained after entry ${at - 1}`, ...named });
       const ev = events.get(e.collection)?.get(e.eventId);
       if (!ev) flag({ type: 'removed', message: `the event of entry ${e.seq} is gone`, ...named });
       else {
         found++;
         if (!problem && eventHash(ev) !== e.eventHash) flag({ type: 'altered', message: `the event of entry ${e.seq} was changed after it was chained`, ...named });
       }
-      expected = e.seq + 1;
+      expected = at + 1;
       prev = e.hash;
-      while (anchor < anchors.length && anchors[anchor].toSeq < e.seq) anchor++;
+      while (anchor < anchors.length && anchors[anchor].toSeq < at) anchor++;
       const an = anchors[anchor];
-      if (an && e.seq >= an.fromSeq) {
+      if (an && at >= an.fromSeq) {
         leaves.push(e.hash);
-        if (e.seq === an.toSeq) {
+        if (at === an.toSeq) {
           if (leaves.length !== an.toSeq - an.fromSeq + 1 || merkleRoot(leaves) !== an.root) flag(anchorProblem(an));
           leaves = [];
           anchor++;
