@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/bench/chain.ts [--events=N] [--keep]
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,7 @@ for (let from = 0; from < EVENTS; from += BATCH) {
 console.log(`filled ${EVENTS.toLocaleString('en')} chained ibc_event rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (embedded store, ${dir})`);
 
 t0 = performance.now();
-const report = await verifyChains(store, settings);
+const report = await verifyChains(store, settings, { dataDir: dir });
 const verifyMs = performance.now() - t0;
 const mine = report.accounts.find((a) => a.account === account)!;
 if (!report.ok || mine.entries !== EVENTS) throw new Error(`verify did not find the chain whole: ${JSON.stringify(report)}`);
@@ -73,7 +73,7 @@ let rows = 0;
 for (const table of [CHAIN_ENTRY, IBC_EVENTS]) {
   for (const text of db.prepare(`SELECT doc FROM "${table}"`).pluck().iterate()) {
     JSON.parse(text as string);
-    createHash('sha256').update(text as string).digest('hex');
+    hash('sha256', text as string, 'hex');
     rows++;
   }
 }

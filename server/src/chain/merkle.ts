@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-const digest = (prefix: number, ...parts: Buffer[]) => {
+const digest = (prefix: number, ...parts: Uint8Array[]) => {
   const h = createHash('sha256').update(Buffer.of(prefix));
   for (const p of parts) h.update(p);
   return h.digest();
@@ -12,8 +12,14 @@ const digest = (prefix: number, ...parts: Buffer[]) => {
  * node goes up as it is. Hex, like the hashes.
  */
 export function merkleRoot(hashes: readonly string[]): string {
-  if (hashes.length === 0) throw new RangeError('a Merkle root needs one entry at least');
-  let level: Buffer[] = hashes.map((h) => digest(0, Buffer.from(h, 'hex')));
+  return merkleRootOf(Buffer.from(hashes.join(''), 'hex'), 0, hashes.length);
+}
+
+/** merkleRoot of `count` hashes held as 32 bytes each in `bytes`, from the `from`-th. */
+export function merkleRootOf(bytes: Uint8Array, from: number, count: number): string {
+  if (count <= 0) throw new RangeError('a Merkle root needs one entry at least');
+  let level: Buffer[] = [];
+  for (let i = from; i < from + count; i++) level.push(digest(0, bytes.subarray(i * 32, i * 32 + 32)));
   while (level.length > 1) {
     const up: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) up.push(i + 1 < level.length ? digest(1, level[i], level[i + 1]) : level[i]);

@@ -10,10 +10,10 @@ import { chainSettingsOf } from './settings';
 const ACCESS = ['Sync Logs', 'Monitoring'];
 
 /** The tamper-evident ledger: verify every chain, anchor on demand, and anchor periodically. */
-export async function chainRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; anchorUrl?: string }): Promise<void> {
+export async function chainRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store; dataDir: string; anchorUrl?: string }): Promise<void> {
   const settings = chainSettingsOf(opts.registry);
   if (!settings) return;
-  const service = new ChainService(opts.store, settings, opts.anchorUrl ? createHttpAnchor(opts.anchorUrl) : null);
+  const service = new ChainService(opts.store, settings, opts.anchorUrl ? createHttpAnchor(opts.anchorUrl) : null, { dataDir: opts.dataDir });
   app.addHook('onReady', async () => service.start((e) => app.log.error({ err: e }, 'periodic anchoring failed')));
   app.addHook('onClose', async () => service.stop());
 

@@ -4,6 +4,7 @@ const problem = {
     type: { type: 'string', enum: ['altered', 'removed', 'reordered', 'gap', 'unchained', 'anchorMismatch'] },
     message: { type: 'string' },
     seq: { type: 'integer' },
+    missing: { type: 'integer', description: 'For a gap: the first seq missing.' },
     collection: { type: 'string' },
     eventId: { type: 'string' },
     anchor: { type: 'object', properties: { id: { type: 'string' }, fromSeq: { type: 'integer' }, toSeq: { type: 'integer' }, txHash: { type: 'string' } } },

@@ -37,11 +37,14 @@ export class ChainService {
     private readonly store: Store,
     readonly settings: ChainSettings,
     private readonly adapter: AnchorAdapter | null,
-    private readonly clock: () => Date = () => new Date(),
+    /** dataDir: the embedded store's, so a long chain is verified in parts on threads. */
+    private readonly options: { dataDir?: string; clock?: () => Date } = {},
   ) {}
 
+  private readonly clock = () => (this.options.clock ?? (() => new Date()))();
+
   verify(): Promise<VerifyReport> {
-    return verifyChains(this.store, this.settings, this.clock);
+    return verifyChains(this.store, this.settings, { dataDir: this.options.dataDir, now: this.clock });
   }
 
   /**

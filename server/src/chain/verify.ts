@@ -1,28 +1,14 @@
-import type { Doc, Filter, Store, StoredDoc } from '../store/types';
-import { CHAIN_ENTRY, GENESIS, entryHash, posRange, type ChainEntry } from './append';
-import { eventHash } from './canonical';
-import { merkleRoot } from './merkle';
+import { availableParallelism } from 'node:os';
+import type { Doc, Filter, Store } from '../store/types';
+import { reportThread } from '../reports/thread';
+import { CHAIN_ENTRY, GENESIS, headOf } from './append';
+import { merkleRootOf } from './merkle';
 import { activeAccount, EPCIS_EVENTS, IBC_EVENTS, TRUE_BULK_WORKFLOWS, type ChainAccount, type ChainKind, type ChainSettings } from './settings';
+import { gap, reordered, walkSlice, type ChainProblem, type SliceResult } from './walk';
+
+export type { ChainProblem, ProblemType } from './walk';
 
 export const CHAIN_ANCHOR = 'chain_anchor';
-
-/**
- * altered: the event's hash is not the one chained; removed: the entry's event is gone;
- * reordered: an entry is not what was chained after its predecessor (its own hash or its
- * previous hash differs: moved, swapped, edited or inserted); gap: a seq is missing (an entry
- * deleted); unchained: an event of the account's kind that no entry names; anchorMismatch: the
- * entries of an anchored range no longer give the root that was anchored.
- */
-export type ProblemType = 'altered' | 'removed' | 'reordered' | 'gap' | 'unchained' | 'anchorMismatch';
-
-export interface ChainProblem {
-  type: ProblemType;
-  message: string;
-  seq?: number;
-  collection?: string;
-  eventId?: string;
-  anchor?: { id: string; fromSeq: number; toSeq: number; txHash?: string };
-}
 
 export interface AccountReport extends ChainAccount {
   /** Whether new events are chained here (the deployment's environment). */
@@ -36,8 +22,18 @@ export interface AccountReport extends ChainAccount {
 
 export interface VerifyReport { ok: boolean; checkedAt: string; durationMs: number; accounts: AccountReport[] }
 
-/** Entries a page; also the events looked up at once ($in takes 5,000 values at most). */
+/** Pages of the unchained walk. */
 const PAGE = 5_000;
+
+export interface VerifyOptions {
+  /** The embedded store's directory: a long chain is then walked in parts on threads, each with a read-only connection of its own. */
+  dataDir?: string;
+  /** Chains this long or longer are walked in parts (default 100,000). */
+  parallelFrom?: number;
+  /** How many parts (default: the cores, 4 at most). */
+  parts?: number;
+  now?: () => Date;
+}
 
 /** The event collections and filters that make up one kind's events. */
 export function kindSources(kind: ChainKind): { collection: string; filter: Filter }[] {
@@ -47,12 +43,12 @@ export function kindSources(kind: ChainKind): { collection: string; filter: Filt
 }
 
 /** Walks every account's chain and the events it names; each account's first problem, named. */
-export async function verifyChains(store: Store, s: ChainSettings, now = () => new Date()): Promise<VerifyReport> {
+export async function verifyChains(store: Store, s: ChainSettings, o: VerifyOptions = {}): Promise<VerifyReport> {
   const t0 = Date.now();
   const accounts: AccountReport[] = [];
   const found = new Map<ChainKind, number>();
   for (const a of s.accounts) {
-    const walk = await walkAccount(store, a);
+    const walk = await walkAccount(store, a, o);
     found.set(a.kind, (found.get(a.kind) ?? 0) + walk.found);
     accounts.push({ ...a, active: a.account === activeAccount(s, a.kind), entries: walk.entries, anchoredThrough: walk.anchoredThrough, ok: !walk.problem, ...(walk.problem ? { problem: walk.problem } : {}) });
   }
@@ -62,59 +58,78 @@ export async function verifyChains(store: Store, s: ChainSettings, now = () => n
     const problem = await firstUnchained(store, s, kind, found.get(kind) ?? 0);
     if (problem) Object.assign(report, { ok: false, problem });
   }
-  return { ok: accounts.every((a) => a.ok), checkedAt: now().toISOString(), durationMs: Date.now() - t0, accounts };
+  return { ok: accounts.every((a) => a.ok), checkedAt: (o.now ?? (() => new Date()))().toISOString(), durationMs: Date.now() - t0, accounts };
 }
 
 interface Anchor { id: string; fromSeq: number; toSeq: number; root: string; txHash?: string }
 
-/** One account's entries in seq order, their events, and its anchored roots. */
-async function walkAccount(store: Store, a: ChainAccount): Promise<{ entries: number; found: number; anchoredThrough: number; problem?: ChainProblem }> {
+/**
+ * One account's chain: walked in one part, or for a long chain on the embedded store in
+ * several parts at once on threads; the parts joined (each part's first entry must follow the
+ * previous part's last), then every anchored root recomputed from the entries' hashes. The
+ * problem reported is the first one a walk in seq order meets.
+ */
+async function walkAccount(store: Store, a: ChainAccount, o: VerifyOptions): Promise<{ entries: number; found: number; anchoredThrough: number; problem?: ChainProblem }> {
   const anchors = (await store.find(CHAIN_ANCHOR, { filter: { account: a.account, status: 'anchored' }, sort: { fromSeq: 1 } })) as unknown as Anchor[];
-  let problem: ChainProblem | undefined;
-  const flag = (p: ChainProblem) => { problem ??= p; };
+  const head = await headOf(store, a.account);
+  const n = Math.max(1, Math.min(o.parts ?? Math.min(4, availableParallelism()), 64));
+  const split = o.dataDir && store.kind === 'embedded' && head && head.seq >= (o.parallelFrom ?? 100_000) && n > 1;
+  const parts = split
+    ? await Promise.all(Array.from({ length: n }, (_, i) => {
+      const size = Math.ceil(head.seq / n);
+      return walkOnThread(o.dataDir!, a.account, i * size + 1, i === n - 1 ? Infinity : (i + 1) * size);
+    }))
+    : [await walkSlice(store, a.account, 1, Infinity)];
+  // Each problem with where a walk in seq order meets it (a gap: at the first seq missing).
+  const met: { at: number; problem: ChainProblem }[] = [];
   let expected = 1;
   let prev = GENESIS;
   let entries = 0;
   let found = 0;
-  let anchor = 0;
-  let leaves: string[] = [];
-  const { start, end } = posRange(a.account);
-  let range: Filter = { $gte: start, $lt: end };
-  for (;;) {
-    const page = (await store.find(CHAIN_ENTRY, { filter: { pos: range }, sort: { pos: 1 }, limit: PAGE })) as unknown as ChainEntry[];
-    if (page.length === 0) break;
-    range = { $gt: page[page.length - 1].pos, $lt: end };
-    const events = await eventsOf(store, page);
-    for (const e of page) {
-      entries++;
-      // Where the entry stands; its seq, account and links must agree with that place.
-      const at = Number(e.pos.slice(start.length));
-      const named = { seq: at, collection: e.collection, eventId: e.eventId };
-      if (at !== expected) flag({ type: 'gap', message: `entry ${expected} is missing: the next one is ${at}`, ...named });
-      else if (e.seq !== at || e.account !== a.account || e.prev !== prev || entryHash(e) !== e.hash) flag({ type: 'reordered', message: `entry ${at} is not the one chained after entry ${at - 1}`, ...named });
-      const ev = events.get(e.collection)?.get(e.eventId);
-      if (!ev) flag({ type: 'removed', message: `the event of entry ${e.seq} is gone`, ...named });
-      else {
-        found++;
-        if (!problem && eventHash(ev) !== e.eventHash) flag({ type: 'altered', message: `the event of entry ${e.seq} was changed after it was chained`, ...named });
-      }
-      expected = at + 1;
-      prev = e.hash;
-      while (anchor < anchors.length && anchors[anchor].toSeq < at) anchor++;
-      const an = anchors[anchor];
-      if (an && at >= an.fromSeq) {
-        leaves.push(e.hash);
-        if (at === an.toSeq) {
-          if (leaves.length !== an.toSeq - an.fromSeq + 1 || merkleRoot(leaves) !== an.root) flag(anchorProblem(an));
-          leaves = [];
-          anchor++;
-        }
-      }
+  for (const p of parts) {
+    entries += p.entries;
+    found += p.found;
+    if (!p.first || !p.last) continue;
+    const named = { seq: p.first.seq, collection: p.first.collection, eventId: p.first.eventId };
+    if (p.first.seq !== expected) met.push({ at: expected, problem: gap(expected, named) });
+    else if (p.first.prev !== prev) met.push({ at: p.first.seq, problem: reordered(p.first.seq, named) });
+    if (p.problem) met.push({ at: p.problem.missing ?? p.problem.seq ?? p.first.seq, problem: p.problem });
+    expected = p.last.seq + 1;
+    prev = p.last.hash;
+  }
+  const firstAt = () => Math.min(Infinity, ...met.map((m) => m.at));
+  // The anchored roots, over entries contiguous from 1 (a gap is met before any range it cuts).
+  const hashes = joined(parts.map((p) => p.hashes));
+  for (const an of anchors) {
+    if (an.toSeq >= firstAt()) break;
+    if (an.toSeq >= expected || merkleRootOf(hashes, an.fromSeq - 1, an.toSeq - an.fromSeq + 1) !== an.root) {
+      met.push({ at: Math.min(an.toSeq, expected), problem: anchorProblem(an) });
+      break;
     }
   }
-  // An anchored range whose last entries are gone.
-  if (anchor < anchors.length && anchors[anchor].toSeq >= expected) flag(anchorProblem(anchors[anchor]));
-  return { entries, found, anchoredThrough: anchors.length ? anchors[anchors.length - 1].toSeq : 0, ...(problem ? { problem } : {}) };
+  met.sort((x, y) => x.at - y.at);
+  return { entries, found, anchoredThrough: anchors.length ? anchors[anchors.length - 1].toSeq : 0, ...(met.length ? { problem: met[0].problem } : {}) };
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** walkSlice on a thread of its own (verifyWorker.ts). */
+function walkOnThread(dataDir: string, account: string, fromSeq: number, toSeq: number): Promise<SliceResult> {
+  return new Promise((resolve, reject) => {
+    const w = reportThread(new URL('./verifyWorker.ts', import.meta.url), { workerData: { dataDir, account, fromSeq, toSeq } });
+    w.once('message', (m: { result?: SliceResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
+    w.once('error', reject);
+    w.once('exit', (code) => reject(new Error(`a verify thread stopped (${code})`)));
+  });
 }
 
 function anchorProblem(an: Anchor): ChainProblem {
@@ -122,16 +137,6 @@ function anchorProblem(an: Anchor): ChainProblem {
     type: 'anchorMismatch', message: `entries ${an.fromSeq}–${an.toSeq} no longer give the root anchored${an.txHash ? ` in ${an.txHash}` : ''}`,
     seq: an.fromSeq, anchor: { id: an.id, fromSeq: an.fromSeq, toSeq: an.toSeq, ...(an.txHash ? { txHash: an.txHash } : {}) },
   };
-}
-
-/** The events a page of entries names, by collection and id. */
-async function eventsOf(store: Store, page: ChainEntry[]): Promise<Map<string, Map<string, StoredDoc>>> {
-  const out = new Map<string, Map<string, StoredDoc>>();
-  for (const collection of new Set(page.map((e) => e.collection))) {
-    const ids = page.filter((e) => e.collection === collection).map((e) => e.eventId);
-    out.set(collection, new Map((await store.find(collection, { filter: { id: { $in: ids } } })).map((d) => [d.id, d])));
-  }
-  return out;
 }
 
 /**

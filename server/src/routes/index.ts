@@ -39,7 +39,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => operationRoutes(a, { registry, store }),
     (a) => ibcRoutes(a, { registry, store }),
     (a) => bulkRoutes(a, { registry, store }),
-    (a) => chainRoutes(a, { registry, store, anchorUrl: config.anchorUrl }),
+    (a) => chainRoutes(a, { registry, store, dataDir: config.dataDir, anchorUrl: config.anchorUrl }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
