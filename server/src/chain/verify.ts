@@ -30,7 +30,11 @@ export interface VerifyOptions {
   dataDir?: string;
   /** Chains this long or longer are walked in parts (default 100,000). */
   parallelFrom?: number;
-  /** How many parts (default: the cores, 4 at most). */
+  /**
+   * How many parts (default 1: one walk on the calling thread). On the shared 2-core bench
+   * machine, under load, two threads were slower than one walk (scripts/bench/chain.ts prints
+   * both), so the server does not split by default.
+   */
   parts?: number;
   now?: () => Date;
 }
@@ -72,7 +76,7 @@ interface Anchor { id: string; fromSeq: number; toSeq: number; root: string; txH
 async function walkAccount(store: Store, a: ChainAccount, o: VerifyOptions): Promise<{ entries: number; found: number; anchoredThrough: number; problem?: ChainProblem }> {
   const anchors = (await store.find(CHAIN_ANCHOR, { filter: { account: a.account, status: 'anchored' }, sort: { fromSeq: 1 } })) as unknown as Anchor[];
   const head = await headOf(store, a.account);
-  const n = Math.max(1, Math.min(o.parts ?? Math.min(4, availableParallelism()), 64));
+  const n = Math.max(1, Math.min(o.parts ?? 1, availableParallelism() * 2, 64));
   const split = o.dataDir && store.kind === 'embedded' && head && head.seq >= (o.parallelFrom ?? 100_000) && n > 1;
   const parts = split
     ? await Promise.all(Array.from({ length: n }, (_, i) => {
@@ -125,7 +129,8 @@ function joined(parts: Uint8Array[]): Uint8Array {
 /** walkSlice on a thread of its own (verifyWorker.ts). */
 function walkOnThread(dataDir: string, account: string, fromSeq: number, toSeq: number): Promise<SliceResult> {
   return new Promise((resolve, reject) => {
-    const w = reportThread(new URL('./verifyWorker.ts', import.meta.url), { workerData: { dataDir, account, fromSeq, toSeq } });
+    // A young generation larger than the default: the walk makes two short-lived documents an entry, and scavenges were a fifth of its time.
+    const w = reportThread(new URL('./verifyWorker.ts', import.meta.url), { workerData: { dataDir, account, fromSeq, toSeq }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     w.once('message', (m: { result?: SliceResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
     w.once('error', reject);
     w.once('exit', (code) => reject(new Error(`a verify thread stopped (${code})`)));
