@@ -4,6 +4,7 @@ export type * from './audit';
 export type * from './bulk_declaration';
 export type * from './bulk_delivery';
 export type * from './bulk_fractionation';
+export type * from './chain_anchor';
 export type * from './company';
 export type * from './company_division';
 export type * from './country';

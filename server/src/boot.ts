@@ -1,6 +1,7 @@
 import { collectionSpecs, type Registry } from '../../engine/src/index';
 import type { Doc, Store } from './store/types';
 import { SESSION_COLLECTION } from './auth/sessions';
+import { CHAIN_ENTRY_COLLECTION } from './chain/append';
 import { hashPassword } from './auth/passwords';
 import { superadminRecord } from './auth/superadmins';
 import { ensureCustomerTallies } from './ibc/tally';
@@ -15,6 +16,7 @@ export const SYSTEM_COLLECTIONS = [
   { name: 'auth_flow', uniqueKeys: [], indexes: ['expiresAt'] },
   ...LEDGER_COLLECTIONS,
   JOURNAL_COLLECTION,
+  CHAIN_ENTRY_COLLECTION,
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {

@@ -29,6 +29,8 @@ export interface ServerConfig {
   imports: ImportLimits;
   /** AUTHORITY_BASE_URL, AUTHORITY_USER, AUTHORITY_PASSWORD, AUTHORITY_TIMEOUT_MS (docs/authority.md). */
   authority: AuthorityConfig;
+  /** BLOCKCHAIN_ANCHOR_URL: the anchoring service the ledger's Merkle roots go to (docs/chain.md); unset, anchorings are recorded as failed. */
+  anchorUrl?: string;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -159,6 +161,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminEmail: env.ADMIN_EMAIL || 'admin@demo.local',
     adminPassword: env.ADMIN_PASSWORD || 'Demo-admin-2026',
     smtpUrl: env.SMTP_URL || undefined,
+    anchorUrl: env.BLOCKCHAIN_ANCHOR_URL || undefined,
     publicUrl,
     publicOrigin: env.PUBLIC_URL ? new URL(publicUrl).origin : undefined,
     trustProxy: readTrustProxy(env.TRUST_PROXY),

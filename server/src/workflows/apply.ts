@@ -1,5 +1,7 @@
 import { localize, type Registry, type TransitionPlan, type WorkflowDef } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
+import { appendToChain } from '../chain/append';
+import { chainAccountsFor, chainSettingsOf } from '../chain/settings';
 import { addToTallies } from '../ibc/tally';
 import { checkMovements, writeMovements } from '../ledger/ledger';
 import { newId } from '../store/ids';
@@ -19,6 +21,8 @@ export interface PreparedTransition {
   plan: TransitionPlan;
   /** The deposit the record's alerts are for: its workflow's first deposit field (a delivery's sender). */
   alertDeposit?: string;
+  /** Per event collection, the ledger account its events are chained to (chain/settings.ts), decided once so a replay chains alike. */
+  chain?: Record<string, string>;
 }
 
 /** Where EPCIS events are kept, by their type. */
@@ -94,6 +98,9 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
   await addToTallies(store, logs, p.opId);
+  const chain = p.chain ?? {};
+  await appendToChain(store, [...events.map((e) => ({ collection: e.coll, doc: e.doc })), ...logs.map((l) => ({ collection: l.entity, doc: l.doc }))]
+    .filter((e) => chain[e.collection]).map((e) => ({ ...e, account: chain[e.collection] })), p.at);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
@@ -159,6 +166,7 @@ export class TransitionApplier {
     const p: PreparedTransition = {
       opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs },
       ...(plan.alerts.length && typeof deposit === 'string' ? { alertDeposit: deposit } : {}),
+      chain: chainAccountsFor(chainSettingsOf(this.reg), wf.name),
     };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
