@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readImportLimits, type ImportLimits } from './imports/limits';
 import { readAuthorityConfig, type AuthorityConfig } from './sync/authority/settings';
+import { readSyncWorkerConfig, type SyncWorkerConfig } from './sync/workerSettings';
 
 /** Settings from the environment; secrets are read here and nowhere else. */
 export interface ServerConfig {
@@ -29,6 +30,8 @@ export interface ServerConfig {
   imports: ImportLimits;
   /** AUTHORITY_BASE_URL, AUTHORITY_USER, AUTHORITY_PASSWORD, AUTHORITY_TIMEOUT_MS (docs/authority.md). */
   authority: AuthorityConfig;
+  /** SYNC_WORKER ("off" disables it), SYNC_LEASE_MS, SYNC_POLL_MS, SYNC_CONCURRENCY, SYNC_BACKOFF_* (docs/authority.md). */
+  syncWorker: SyncWorkerConfig;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -75,7 +78,7 @@ export interface IdentityConfig {
   saml?: SamlProviderConfig;
 }
 
-function int(value: string | undefined, fallback: number, name: string): number {
+export function int(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
@@ -165,5 +168,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     identity: readIdentityConfig(env, publicUrl),
     imports: readImportLimits(env),
     authority: readAuthorityConfig(env),
+    syncWorker: readSyncWorkerConfig(env),
   };
 }

@@ -14,6 +14,7 @@ import { operationRoutes } from '../workflows/routes';
 import { ibcRoutes } from '../ibc/routes';
 import { bulkRoutes } from '../bulk/routes';
 import { reportRoutes } from '../reports/routes';
+import { syncRoutes } from '../sync/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -38,6 +39,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => operationRoutes(a, { registry, store }),
     (a) => ibcRoutes(a, { registry, store }),
     (a) => bulkRoutes(a, { registry, store }),
+    (a) => syncRoutes(a, { registry, store, config }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),

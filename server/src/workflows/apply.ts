@@ -19,6 +19,8 @@ export interface PreparedTransition {
   plan: TransitionPlan;
   /** The deposit the record's alerts are for: its workflow's first deposit field (a delivery's sender). */
   alertDeposit?: string;
+  /** Documents written with the transition (writeHooks.ts companions: a declaration's outbox job). */
+  companions?: { coll: string; doc: Doc }[];
 }
 
 /** Where EPCIS events are kept, by their type. */
@@ -94,6 +96,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   const logs = p.plan.logs.map((l, i) => ({ entity: l.entity, doc: { createdAt: p.at, createdBy: p.userId, ...l.doc, id: `${p.opId}.l${i}` } as Doc }));
   for (const entity of new Set(logs.map((l) => l.entity))) await insertMissing(store, entity, logs.filter((l) => l.entity === entity).map((l) => l.doc), replay);
   await addToTallies(store, logs, p.opId);
+  const companions = p.companions ?? [];
+  for (const coll of new Set(companions.map((c) => c.coll))) await insertMissing(store, coll, companions.filter((c) => c.coll === coll).map((c) => c.doc), replay);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
@@ -156,9 +160,11 @@ export class TransitionApplier {
       records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, definedOnly(r.record)) })),
     };
     const deposit = derived.record[wf.depositFields[0]];
+    const companions = this.hooks.companions({ workflow: wf.name, transition, recordId: before.id, at, record: derived.record });
     const p: PreparedTransition = {
       opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs },
       ...(plan.alerts.length && typeof deposit === 'string' ? { alertDeposit: deposit } : {}),
+      ...(companions.length ? { companions } : {}),
     };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);
