@@ -7,6 +7,7 @@ import { ensureCustomerTallies } from './ibc/tally';
 import { ensureBatchStock } from './ledger/batchStock';
 import { LEDGER_COLLECTIONS } from './ledger/ledger';
 import { JOURNAL_COLLECTION } from './workflows/journal';
+import { syncCollections } from './sync/collections';
 
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
@@ -15,6 +16,7 @@ export const SYSTEM_COLLECTIONS = [
   { name: 'auth_flow', uniqueKeys: [], indexes: ['expiresAt'] },
   ...LEDGER_COLLECTIONS,
   JOURNAL_COLLECTION,
+  ...syncCollections,
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {

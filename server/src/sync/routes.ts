@@ -5,7 +5,6 @@ import type { Registry } from '../../../engine/src/index';
 import { keysFor } from '../ibc/operationKeys';
 import type { Store } from '../store/types';
 import type { AuthorityAdapter } from './authority/types';
-import { syncCollections } from './collections';
 import { startSyncAlertJob } from './deadlines';
 import { registerSyncHooks } from './jobs';
 import { attemptsAnswer, attemptsQuery, recordParams, remitoAnswer, remitoParams, resyncAnswer, statusAnswer } from './schemas';
@@ -49,7 +48,6 @@ function startWorker(app: FastifyInstance, opts: SyncRoutesOptions): SyncWorker 
  * record's attempts and find records by remito number.
  */
 export async function syncRoutes(app: FastifyInstance, opts: SyncRoutesOptions): Promise<void> {
-  for (const spec of syncCollections) await opts.store.ensureCollection(spec);
   registerSyncHooks(app.writeHooks, opts.registry);
   const worker = startWorker(app, opts);
   const service = new SyncService(opts.registry, opts.store, () => worker?.poke());
