@@ -36,23 +36,53 @@ function productLines(wf: WorkflowDef, record: Rec, job: SyncJob, gtins: Map<str
   });
 }
 
+/** What a pass's transactions are built from, read once for all its jobs: the records, and the GTINs and GLNs they name. */
+export interface PassData {
+  records: Map<string, StoredDoc>;
+  gtins: Map<string, string | undefined>;
+  glns: Map<string, string | undefined>;
+}
+
+const recordKey = (entity: string, id: string) => `${entity}:${id}`;
+
+export function recordOf(data: PassData, job: SyncJob): StoredDoc | undefined {
+  return data.records.get(recordKey(job.entity, job.recordId));
+}
+
+async function byIds(store: Store, coll: string, ids: Set<string>, field: string): Promise<Map<string, string | undefined>> {
+  const docs = ids.size ? await store.find(coll, { filter: { id: { $in: [...ids] } }, projection: { [field]: 1 } }) : [];
+  return new Map(docs.map((d) => [d.id, text(d[field])]));
+}
+
+export async function readPass(reg: Registry, store: Store, jobs: SyncJob[]): Promise<PassData> {
+  const records = new Map<string, StoredDoc>();
+  for (const entity of new Set(jobs.map((j) => j.entity))) {
+    const ids = [...new Set(jobs.filter((j) => j.entity === entity).map((j) => j.recordId))];
+    for (const r of await store.find(entity, { filter: { id: { $in: ids } } })) records.set(recordKey(entity, r.id), r);
+  }
+  const materials = new Set<string>();
+  const deposits = new Set<string>();
+  for (const job of jobs) {
+    const wf = reg.workflows[job.workflow];
+    const record = records.get(recordKey(job.entity, job.recordId));
+    if (!record) continue;
+    const def = wf.lines;
+    if (def) for (const l of linesOf(record, def)) { const m = text(getPath(l, def.material)); if (m) materials.add(m); }
+    for (const f of wf.depositFields) { const d = text(getPath(record, f)); if (d) deposits.add(d); }
+  }
+  const [gtins, glns] = await Promise.all([byIds(store, 'material', materials, 'gtin'), byIds(store, 'company_division', deposits, 'gln')]);
+  return { records, gtins, glns };
+}
+
 /**
  * What the authority is sent for a job: the record's operation, parties (GLNs), remito, date and
  * lines. Confirmations and rejections name the sender's declaration by its transaction id.
  */
-export async function buildTransaction(reg: Registry, store: Store, job: SyncJob, record: StoredDoc, senderTransactionId?: string): Promise<AuthorityTransaction> {
+export function buildTransaction(reg: Registry, job: SyncJob, record: StoredDoc, data: PassData, senderTransactionId?: string): AuthorityTransaction {
   const wf = reg.workflows[job.workflow];
-  const def = wf.lines;
-  const materialIds = def ? [...new Set(linesOf(record, def).map((l) => text(getPath(l, def.material))).filter((v): v is string => !!v))] : [];
-  const depositIds = wf.depositFields.map((f) => text(getPath(record, f))).filter((v): v is string => !!v);
-  const [materials, deposits] = await Promise.all([
-    materialIds.length ? store.find('material', { filter: { id: { $in: materialIds } }, projection: { gtin: 1 } }) : [],
-    depositIds.length ? store.find('company_division', { filter: { id: { $in: depositIds } }, projection: { gln: 1 } }) : [],
-  ]);
-  const gtins = new Map(materials.map((m) => [m.id, text(m.gtin)]));
   const gln = (field: string | undefined) => {
     const id = field ? text(getPath(record, field)) : undefined;
-    return text(deposits.find((d) => d.id === id)?.gln);
+    return id ? data.glns.get(id) : undefined;
   };
   // Why: the comment the receiver gave with the rejection (the last step of the record's history).
   const history = Array.isArray(record.history) ? (record.history as Rec[]) : [];
@@ -63,7 +93,7 @@ export async function buildTransaction(reg: Registry, store: Store, job: SyncJob
     originGln: gln(wf.depositFields[0]), destinationGln: gln(wf.depositFields[1]),
     remito: text(record.shipmentID),
     eventDate: isoOf(getPath(record, wf.dateField), job.declaredAt),
-    lines: productLines(wf, record, job, gtins),
+    lines: productLines(wf, record, job, data.gtins),
     transactionId: senderTransactionId,
     reason, partial: job.kind === 'reject' ? !!job.partial : undefined,
   });

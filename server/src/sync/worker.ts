@@ -4,8 +4,8 @@ import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { AuthorityUnavailable, type AuthorityAdapter, type AuthorityAnswer, type AuthorityTransaction } from './authority/types';
 import { SYNC_ATTEMPT, SYNC_JOB, type SyncJob } from './collections';
-import { jobKey } from './jobs';
-import { buildTransaction } from './transaction';
+import { jobKey, kindOf } from './jobs';
+import { buildTransaction, readPass, recordOf, type PassData } from './transaction';
 
 export interface WorkerOptions {
   /** Who holds a lease: unique per process (two servers on one database never share it). */
@@ -95,12 +95,14 @@ export class SyncWorker {
     const until = new Date(now.getTime() + this.o.leaseMs).toISOString();
     const leased = (await Promise.all(due.map((j) => this.store.patchIf(SYNC_JOB, j.id, { rev: j.rev }, { state: 'leased', leaseOwner: this.o.instance, leaseUntil: until, rev: j.rev + 1 }))))
       .filter((j): j is StoredDoc => j !== null) as unknown as SyncJob[];
+    if (leased.length === 0) return 0;
+    const data = await readPass(this.reg, this.store, leased);
     let next = 0;
     const lane = async () => {
       while (next < leased.length) {
         const job = leased[next++];
         try {
-          await this.process(job);
+          await this.process(job, data);
         } catch (e) {
           if (!(e instanceof LeaseLost)) this.o.log?.error({ err: e, key: job.key }, 'sync job failed to be written');
         }
@@ -116,8 +118,8 @@ export class SyncWorker {
     if (!ok) throw new LeaseLost(`lease of ${job.key} lost`);
   }
 
-  private async process(job: SyncJob): Promise<void> {
-    const record = await this.store.get(job.entity, job.recordId);
+  private async process(job: SyncJob, data: PassData): Promise<void> {
+    const record = recordOf(data, job);
     if (!record) return this.release(this.store, job, { state: 'failed', lastError: `the ${job.entity} ${job.recordId} no longer exists`, doneAt: new Date().toISOString() });
     let sender: string | undefined;
     if (job.kind !== 'declare') {
@@ -126,7 +128,7 @@ export class SyncWorker {
       if (!declared?.transactionId) return this.release(this.store, job, { state: 'pending', nextAt: new Date(Date.now() + this.o.senderWaitMs).toISOString() });
       sender = declared.transactionId;
     }
-    const tx = await buildTransaction(this.reg, this.store, job, record, sender);
+    const tx = buildTransaction(this.reg, job, record, data, sender);
     const attempt = job.attempts + 1;
     const started = new Date();
     // Logged before the call, so a process killed while waiting for the answer leaves it in the log.
@@ -178,8 +180,9 @@ export class SyncWorker {
     await (this.store.capabilities.transactions ? this.store.transaction(write) : write(this.store));
   }
 
-  /** A receiver's answer for the same record not yet settled, made after this job. */
+  /** A receiver's answer for the same record not yet settled, made after this job (only moves have them). */
   private async laterJob(job: SyncJob): Promise<SyncJob | null> {
+    if (!this.reg.workflows[job.workflow].transitions.some((t) => kindOf(t.id).kind !== 'declare')) return null;
     const [later] = await this.store.find(SYNC_JOB, { filter: { recordId: job.recordId, workflow: job.workflow, declaredAt: { $gt: job.declaredAt }, state: { $ne: 'done' } }, limit: 1 });
     return (later as unknown as SyncJob) ?? null;
   }

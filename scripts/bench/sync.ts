@@ -1,0 +1,82 @@
+/**
+ * The outbox drained against the fake authority (issue 18, "Speed"): 10,000 declarations made
+ * pending at once on the embedded store (or MongoDB with MONGODB_URI), the fake in its own
+ * process on 127.0.0.1:4121 answering 5 % of calls 503 (seeded), the worker of server/src/sync
+ * sending them over HTTP. Prints records/s (target ≥ 200/s), double declarations (must be 0:
+ * keys committed twice, records declared under two keys), resends the authority answered as
+ * duplicates, and the time from the declared state to synced (p50, p99) for that burst.
+ *
+ *   npx tsx scripts/bench/sync.ts
+ *   SYNC_BENCH_RECORDS=2000 SYNC_BENCH_TRANSIENT=0.2 SYNC_BENCH_CONCURRENCY=16 npx tsx scripts/bench/sync.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareStore } from '../../server/src/boot';
+import { openStore } from '../../server/src/store/index';
+import { realRegistry } from '../../server/src/testing/harness';
+import { createHttpAuthority } from '../../server/src/sync/authority/http';
+import type { FakeStats } from '../../server/src/sync/authority/fake';
+import { SYNC_ATTEMPT } from '../../server/src/sync/collections';
+import { drained, seedPending, WORKFLOW } from '../../server/src/sync/seedPending';
+import { SyncWorker } from '../../server/src/sync/worker';
+import { startProcess, stopProcess } from './lib';
+
+const N = Number(process.env.SYNC_BENCH_RECORDS ?? 10_000);
+const RATE = Number(process.env.SYNC_BENCH_TRANSIENT ?? 0.05);
+const PORT = Number(process.env.SYNC_BENCH_PORT ?? 4121);
+const CONCURRENCY = Number(process.env.SYNC_BENCH_CONCURRENCY ?? 32);
+const USER = 'bench';
+const PASSWORD = 'bench-authority-secret';
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+async function control(url: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/_control${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`fake control ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const reg = realRegistry();
+const dir = mkdtempSync(join(tmpdir(), 'tm-bench-sync-'));
+const fake = await startProcess('scripts/fake-authority.ts', { AUTHORITY_USER: USER, AUTHORITY_PASSWORD: PASSWORD, FAKE_AUTHORITY_PORT: String(PORT) }, [], PORT);
+const store = await openStore(process.env.MONGODB_URI ? { mongodbUri: `${process.env.MONGODB_URI.replace(/\/+$/, '')}/bench_sync_${Date.now().toString(36)}` } : { dataDir: dir });
+try {
+  await prepareStore(reg, store);
+  await control(fake.url, '/fault', { mode: 'transientRate', rate: RATE, seed: 1 });
+  const seeding = Date.now();
+  await seedPending(store, reg, N, 'bench');
+  console.log(`${N} pending declarations written in ${((Date.now() - seeding) / 1000).toFixed(1)} s (${store.kind} store); ${RATE * 100} % transient failures; ${CONCURRENCY} calls in flight`);
+
+  const worker = new SyncWorker(reg, store, createHttpAuthority({ baseUrl: fake.url, user: USER, password: PASSWORD, timeoutMs: 10_000 }), {
+    instance: 'bench', concurrency: CONCURRENCY, batch: CONCURRENCY * 4, pollMs: 5, baseDelayMs: 100, maxDelayMs: 2_000,
+  });
+  // The burst: all declared at the moment the worker starts.
+  const t0 = Date.now();
+  worker.start();
+  await drained(store, 30 * 60_000);
+  const seconds = (Date.now() - t0) / 1000;
+  await worker.stop();
+
+  const stats = await control(fake.url, '/stats') as FakeStats;
+  const doubleKeys = Object.values(stats.commitsPerKey).filter((c) => c > 1).length;
+  const doubleRecords = Object.values(stats.commitsPerRecord).filter((c) => c > 1).length;
+  const records = await store.find(WORKFLOW, { projection: { sync: 1 } });
+  const synced = records.filter((r) => (r.sync as { status?: string }).status === 'synced');
+  const latency = synced.map((r) => Date.parse((r.sync as { syncedAt: string }).syncedAt) - t0).sort((a, b) => a - b);
+  const [attempts, retries] = await Promise.all([store.count(SYNC_ATTEMPT, {}), store.count(SYNC_ATTEMPT, { outcome: 'retry' })]);
+
+  console.log(`drained in ${seconds.toFixed(1)} s: ${(N / seconds).toFixed(0)} records/s (target >= 200)`);
+  console.log(`synced ${synced.length}/${N}; double declarations ${doubleKeys + doubleRecords} (keys committed twice ${doubleKeys}, records under two keys ${doubleRecords}; must be 0)`);
+  console.log(`calls ${stats.calls}, attempts logged ${attempts}, retried ${retries}, transient failures answered ${stats.faulted}, resends answered as duplicates ${stats.duplicates}`);
+  console.log(`declared -> synced: p50 ${pct(latency, 50)} ms, p99 ${pct(latency, 99)} ms, max ${latency.at(-1)} ms`);
+  if (synced.length !== N || doubleKeys + doubleRecords > 0) process.exitCode = 1;
+} finally {
+  await store.close();
+  await stopProcess(fake.child);
+  rmSync(dir, { recursive: true, force: true });
+}
