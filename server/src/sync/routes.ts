@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { keysFor } from '../ibc/operationKeys';
+import { metrics } from '../metrics/registry';
 import type { Store } from '../store/types';
 import type { AuthorityAdapter } from './authority/types';
 import { startSyncAlertJob } from './deadlines';
@@ -79,6 +80,13 @@ export async function syncRoutes(app: FastifyInstance, opts: SyncRoutesOptions):
     schema: { tags, summary: 'The declarable records with this remito number and their sync state (searchRemitoNumber)', params: remitoParams, response: remitoAnswer },
   }, async (request) => service.byRemito((request.params as { number: string }).number));
 
+  // Read when scraped; an app closing takes its readings away (tests run several in one process).
+  const gauges = [
+    metrics.gauge('sync_outbox_depth', 'Declarations waiting to be sent or being sent', async () => { const c = await service.status(); return c.pending + c.leased; }),
+    metrics.gauge('sync_jobs', 'Outbox jobs by state, and those past their legal deadline (overdue) or close to it (dueSoon)', async () =>
+      Object.entries(await service.status()).map(([state, value]) => ({ labels: { state }, value })), ['state']),
+  ];
+  app.addHook('onClose', async () => { for (const remove of gauges) remove(); });
   if (opts.alertJob === false) return;
   const alerts = startSyncAlertJob(opts.store, opts.registry, app.log);
   app.addHook('onClose', () => alerts.stop());

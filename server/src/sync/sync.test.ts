@@ -14,6 +14,7 @@ import { FAKE_PASSWORD, FAKE_USER } from './authority/testing';
 import { SYNC_ATTEMPT, SYNC_JOB } from './collections';
 import { raiseSyncAlerts, syncAlertId } from './deadlines';
 import { SyncWorker } from './worker';
+import { metrics } from '../metrics/registry';
 
 let h: Harness;
 let fake: FakeAuthority;
@@ -84,6 +85,10 @@ describe('the outbox', () => {
     expect(synced.sync).toMatchObject({ status: 'synced', transactionId: expect.any(String), attempts: 1, deadline: rec.sync.deadline });
     expect(await h.store.get(SYNC_JOB, job!.id)).toMatchObject({ state: 'done', transactionId: (synced.sync as any).transactionId });
     expect(fake.control.stats().commitsPerKey[job!.id]).toBe(1);
+    const published = await metrics.register.metrics();
+    expect(published).toMatch(/tracemesh_sync_attempts_total\{kind="declare",outcome="ok"\} [1-9]/);
+    expect(published).toMatch(/tracemesh_sync_outbox_depth 0/);
+    expect(published).toMatch(/tracemesh_sync_jobs\{state="synced"\} 1/);
 
     const attempts = await ok('GET', `/api/v3/sync/product_import/${rec.id}/attempts`, monitor);
     expect(attempts.total).toBe(1);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
+import { metrics } from '../metrics/registry';
 import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { AuthorityUnavailable, type AuthorityAdapter, type AuthorityAnswer, type AuthorityTransaction } from './authority/types';
@@ -28,6 +29,7 @@ export interface WorkerOptions {
 }
 
 type Outcome = 'ok' | 'retry' | 'refused';
+const attemptsCounter = metrics.counter('sync_attempts_total', 'Calls to the authority by kind (declare, confirm, reject) and outcome (ok, retry, refused)', ['kind', 'outcome']);
 class LeaseLost extends Error {}
 
 /** The delay before the next attempt: exponential, capped, with jitter; the authority's Retry-After when longer. */
@@ -139,6 +141,7 @@ export class SyncWorker {
     const { outcome, answer, retryAfterMs } = await this.send(tx);
     const end = new Date();
     await this.store.patch(SYNC_ATTEMPT, log.id, { outcome, answer: answer as JsonValue, durationMs: end.getTime() - started.getTime() });
+    attemptsCounter.inc({ kind: job.kind, outcome });
     await this.settle(job, record, attempt, end, outcome, answer, retryAfterMs);
   }
 
