@@ -4,6 +4,7 @@ import { raiseOnce } from '../alertPass';
 import { startAlertJob } from '../periodic';
 import type { Doc, Store } from '../store/types';
 import { SYNC_JOB, type SyncJob } from './collections';
+import { adoptPending } from './jobs';
 
 type Kind = 'due' | 'overdue';
 
@@ -80,7 +81,11 @@ export async function syncCounts(store: Store, now: Date): Promise<{ pending: nu
 
 export const DEADLINE_INTERVAL_MS = 60_000;
 
-/** The alert pass now and every minute (real-time deadlines are minutes long), in the background (periodic.ts). */
+/** The alert pass (after adopting pending records without a job) now and every minute (real-time deadlines are minutes long), in the background (periodic.ts). */
 export function startSyncAlertJob(store: Store, reg: Registry, log: FastifyBaseLogger, intervalMs = DEADLINE_INTERVAL_MS): { stop(): Promise<void> } {
-  return startAlertJob(log, intervalMs, 'declaration deadline', (now) => raiseSyncAlerts(store, reg, now));
+  return startAlertJob(log, intervalMs, 'declaration deadline', async (now) => {
+    const adopted = await adoptPending(store, reg, now);
+    if (adopted > 0) log.warn({ adopted }, 'pending declarations without an outbox job were given one');
+    return raiseSyncAlerts(store, reg, now);
+  });
 }

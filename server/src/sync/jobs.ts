@@ -1,6 +1,6 @@
 import type { Registry, WorkflowDef } from '../../../engine/src/index';
 import type { TransitionWrite, WriteHooks } from '../records/writeHooks';
-import type { Doc } from '../store/types';
+import { isStoreError, type Doc, type Store } from '../store/types';
 import { SYNC_JOB, type JobKind, type SyncJob } from './collections';
 
 /**
@@ -72,4 +72,36 @@ export function registerSyncHooks(hooks: WriteHooks, reg: Registry): void {
       return job ? [{ coll: SYNC_JOB, doc: job as unknown as Doc }] : [];
     });
   }
+}
+
+const PAGE = 1_000;
+
+/**
+ * Pending records without any job (written pending by an import, or before the outbox existed)
+ * get their declaration's job, so nothing pending goes unsent or unalerted. Returns how many.
+ */
+export async function adoptPending(store: Store, reg: Registry, now: Date): Promise<number> {
+  const at = now.toISOString();
+  let adopted = 0;
+  for (const { wf, minutes } of declarable(reg)) {
+    let after: Doc | undefined;
+    for (;;) {
+      const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}) });
+      if (page.length === 0) break;
+      const known = new Set((await store.find(SYNC_JOB, { filter: { workflow: wf.name, recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1 } })).map((j) => j.recordId));
+      for (const r of page.filter((x) => !known.has(x.id))) {
+        const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
+        try {
+          await store.insert(SYNC_JOB, newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc);
+          adopted++;
+        } catch (e) {
+          // Another process adopted it meanwhile.
+          if (!isStoreError(e, 'DUPLICATE_KEY')) throw e;
+        }
+      }
+      if (page.length < PAGE) break;
+      after = { id: page[page.length - 1].id };
+    }
+  }
+  return adopted;
 }

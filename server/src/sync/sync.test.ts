@@ -13,6 +13,7 @@ import { createHttpAuthority } from './authority/http';
 import { FAKE_PASSWORD, FAKE_USER } from './authority/testing';
 import { SYNC_ATTEMPT, SYNC_JOB } from './collections';
 import { raiseSyncAlerts, syncAlertId } from './deadlines';
+import { adoptPending } from './jobs';
 import { SyncWorker } from './worker';
 import { metrics } from '../metrics/registry';
 
@@ -168,6 +169,22 @@ describe('the outbox', () => {
     fake.control.set('up');
     await drain();
     expect((await ok('GET', '/api/v3/sync/status', monitor))).toMatchObject({ pending: 0, leased: 0 });
+  });
+});
+
+describe('records made pending without a transition', () => {
+  it('gives a pending record without a job (an import, older data) its declaration job, once, and sends it', async () => {
+    const rec = await h.store.insert('product_import', {
+      importDate: '2025-03-02', importID: 'IMP-imported', deposit: plant, status: 'Imported', sync: { status: '' },
+      productData: [{ material: product, batchId: 'P-imported', quantity: 5, uom: litre }],
+    });
+    const now = new Date();
+    expect(await adoptPending(h.store, h.registry, now)).toBe(1);
+    expect(await adoptPending(h.store, h.registry, now)).toBe(0);
+    const job = (await h.store.get(SYNC_JOB, `product_import:${rec.id}:declare`))!;
+    expect(Date.parse(String(job.deadline)) - now.getTime()).toBe(72 * 3_600_000);
+    await drain();
+    expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'synced', deadline: job.deadline });
   });
 });
 
