@@ -38,13 +38,13 @@ export async function seedPending(store: Store, reg: Registry, n: number, prefix
 }
 
 /** Resolves once no job is pending or being sent (failed and done ones are settled). */
-export async function drained(store: Store, timeoutMs = 60_000): Promise<void> {
+export async function drained(store: Store, timeoutMs = 60_000, everyMs = 50): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const open = await store.count(SYNC_JOB, { state: { $in: ['pending', 'leased'] } });
     if (open === 0) return;
     if (Date.now() > until) throw new Error(`${open} sync jobs still open after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
