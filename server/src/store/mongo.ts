@@ -224,7 +224,9 @@ export class MongoStore implements Store {
   async patchIf(coll: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>): Promise<StoredDoc | null> {
     validateFilter(where);
     for (let attempt = 0; attempt < 20; attempt++) {
-      const before = typeof id === 'string' ? await this.col(coll).findOne(idToMongo({ $and: [{ id }, where] }), this.opts) : null;
+      // The id at the top level, where every server looks it up by its index (not inside an $and).
+      const filter = 'id' in where ? { $and: [{ id }, where] } : { ...where, id };
+      const before = typeof id === 'string' ? await this.col(coll).findOne(idToMongo(filter), this.opts) : null;
       if (!before) return null;
       // The write names the revision read: a writer in between makes it miss, and the condition is checked again.
       const next = applySet(fromMongo(before), set);
