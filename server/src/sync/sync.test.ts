@@ -15,6 +15,7 @@ import { SYNC_ATTEMPT, SYNC_JOB } from './collections';
 import { raiseSyncAlerts, syncAlertId } from './deadlines';
 import { adoptPending } from './jobs';
 import { SyncWorker } from './worker';
+import { seedPending } from './seedPending';
 import { metrics } from '../metrics/registry';
 
 let h: Harness;
@@ -185,6 +186,25 @@ describe('records made pending without a transition', () => {
     expect(Date.parse(String(job.deadline)) - now.getTime()).toBe(72 * 3_600_000);
     await drain();
     expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'synced', deadline: job.deadline });
+  });
+});
+
+describe('the worker started with the server', () => {
+  it('sends with AUTHORITY_* set, and not with SYNC_WORKER=off', async () => {
+    const env = { AUTHORITY_BASE_URL: fake.url, AUTHORITY_USER: FAKE_USER, AUTHORITY_PASSWORD: FAKE_PASSWORD, SYNC_POLL_MS: '20' };
+    for (const worker of ['on', 'off']) {
+      const other = await startHarness({ env: { ...env, SYNC_WORKER: worker } });
+      try {
+        const ids = await seedPending(other.store, other.registry, 3, `own-${worker}`);
+        const until = Date.now() + 10_000;
+        const synced = async () => other.store.count('product_import', { id: { $in: ids }, 'sync.status': 'synced' });
+        while (worker === 'on' && (await synced()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        if (worker === 'off') await new Promise((r) => setTimeout(r, 300));
+        expect(await synced()).toBe(worker === 'on' ? 3 : 0);
+      } finally {
+        await other.close();
+      }
+    }
   });
 });
 
