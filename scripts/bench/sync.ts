@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareStore } from '../../server/src/boot';
 import { openStore } from '../../server/src/store/index';
+import { dropDatabase } from '../../server/src/store/mongo-gaps';
 import { realRegistry } from '../../server/src/testing/harness';
 import { createHttpAuthority } from '../../server/src/sync/authority/http';
 import type { FakeStats } from '../../server/src/sync/authority/fake';
@@ -47,7 +48,9 @@ async function control(url: string, path: string, body?: unknown): Promise<unkno
 const reg = realRegistry();
 const dir = mkdtempSync(join(tmpdir(), 'tm-bench-sync-'));
 const fake = await startProcess('scripts/fake-authority.ts', { AUTHORITY_USER: USER, AUTHORITY_PASSWORD: PASSWORD, FAKE_AUTHORITY_PORT: String(PORT) }, [], PORT);
-const store = await openStore(process.env.MONGODB_URI ? { mongodbUri: `${process.env.MONGODB_URI.replace(/\/+$/, '')}/bench_sync_${Date.now().toString(36)}` } : { dataDir: dir });
+const mongo = process.env.MONGODB_URI?.replace(/\/+$/, '');
+const dbName = `bench_sync_${Date.now().toString(36)}`;
+const store = await openStore(mongo ? { mongodbUri: `${mongo}/${dbName}` } : { dataDir: dir });
 try {
   await prepareStore(reg, store);
   await control(fake.url, '/fault', { mode: 'transientRate', rate: RATE, seed: 1 });
@@ -99,6 +102,8 @@ try {
   console.log(`steady flow of ${PACED_RATE}/s for ${PACED_SECONDS} s (${flow.length} declarations): declared -> synced p50 ${pct(flowLatency, 50)} ms, p99 ${pct(flowLatency, 99)} ms`);
 } finally {
   await store.close();
+  // The wire server keeps every database in its heap: a bench's would slow the next run.
+  if (mongo) await dropDatabase(mongo, dbName);
   await stopProcess(fake.child);
   rmSync(dir, { recursive: true, force: true });
 }

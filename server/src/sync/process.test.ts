@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareStore } from '../boot';
 import { openStore } from '../store/index';
+import { dropDatabase } from '../store/mongo-gaps';
 import type { Store } from '../store/types';
 import { realRegistry } from '../testing/harness';
 import { spawnServer, type ServerProcess } from '../testing/process';
@@ -103,7 +104,8 @@ describe('two servers on one MongoDB', () => {
   (uri ? it : it.skip)('lease jobs so no job is sent twice, and share the outbox', async () => {
     fake.control.reset();
     const u = new URL(uri!);
-    u.pathname = `/sync_${randomBytes(5).toString('hex')}`;
+    const dbName = `sync_${randomBytes(5).toString('hex')}`;
+    u.pathname = `/${dbName}`;
     const mongodbUri = u.toString();
     const store: Store = await openStore({ mongodbUri });
     try {
@@ -127,6 +129,7 @@ describe('two servers on one MongoDB', () => {
       expect(await store.count(SYNC_JOB, { state: 'done' })).toBe(ids.length);
     } finally {
       await store.close();
+      await dropDatabase(uri!, dbName);
     }
   }, 180_000);
 });
