@@ -32,7 +32,7 @@ export interface SyncJob {
   doneAt?: string;
 }
 
+/** sync_attempt is an entity (schemas/entities/sync_attempt.json, the /automation-sync-logs report's source): its definition makes it. */
 export const syncCollections: CollectionSpec[] = [
   { name: SYNC_JOB, uniqueKeys: [['key']], indexes: ['state', 'nextAt', 'leaseUntil', 'recordId', 'deadline', 'dueSoonAt', 'workflow'] },
-  { name: SYNC_ATTEMPT, uniqueKeys: [], indexes: ['at', 'key', 'recordId', 'workflow', 'outcome'] },
 ];

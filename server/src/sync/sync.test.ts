@@ -148,6 +148,19 @@ describe('the outbox', () => {
     expect(twice.body.error).toMatchObject({ code: 'SYNC_NOT_FAILED', params: { state: 'synced' } });
     const attempts = await ok('GET', `/api/v3/sync/product_import/${rec.id}/attempts`, monitor);
     expect(attempts.data.map((a: { outcome: string }) => a.outcome)).toEqual(['ok', 'refused']);
+    // /automation-sync-logs: the report over sync_attempt, its labels in every language, filtered by record.
+    const report = await ok('GET', `/api/v3/reports/automation_sync_logs/rows?recordId=${rec.id}`, monitor);
+    expect(report.syncLogData.map((r: Record<string, any>) => [r.outcomeLabel.es, r.message, r.kindLabel.fr])).toEqual([
+      ['Aceptado', '', 'Déclaration'], ['Rechazado por la autoridad', 'the importer is not registered', 'Déclaration'],
+    ]);
+    expect(report.syncLogData[0]).toMatchObject({ workflow: 'product_import', recordId: rec.id, attempt: 1, transactionId: expect.any(String), durationMs: expect.any(Number) });
+    // The log is the server's: the master-data API neither forges nor rewrites an attempt.
+    const logged = (await h.store.find(SYNC_ATTEMPT, { filter: { recordId: rec.id }, limit: 1 }))[0];
+    const forged = await call('POST', '/api/v3/masterdata/sync_attempt', monitor, { at: logged.at, workflow: 'product_import', recordId: 'x', key: 'k', kind: 'declare', attempt: 1, outcome: 'ok' });
+    expect(forged.status).toBe(400);
+    const { id: _id, ...rest } = logged;
+    expect((await call('PUT', `/api/v3/masterdata/sync_attempt/${logged.id}`, monitor, { ...rest, outcome: 'refused' })).status).toBe(400);
+    expect((await h.store.get(SYNC_ATTEMPT, logged.id))!.outcome).toBe(logged.outcome);
   });
 
   it('raises a due-soon alert, then an overdue one, once each, for a job not synced; the status counts it', async () => {
