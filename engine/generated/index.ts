@@ -32,6 +32,7 @@ export type * from './return_request';
 export type * from './scrapping';
 export type * from './self_consumption';
 export type * from './supply';
+export type * from './sync_attempt';
 export type * from './synthesis';
 export type * from './transformation_events';
 export type * from './truck';

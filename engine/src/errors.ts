@@ -53,6 +53,9 @@ export const ERRORS = {
   LAST_SUPERADMIN: { key: 'error.lastSuperadmin', status: 409, template: 'This would leave no active superadmin; make another user superadmin first' },
   // Operations as workflows and the stock ledger (issue 15).
   UNKNOWN_WORKFLOW: { key: 'error.unknownWorkflow', status: 404, template: 'There is no operation named {workflow}' },
+  // Declarations to the authority (issue 18).
+  SYNC_NOT_DECLARABLE: { key: 'error.syncNotDeclarable', status: 404, template: '{workflow} operations are not declared to the authority' },
+  SYNC_NOT_FAILED: { key: 'error.syncNotFailed', status: 409, template: 'This {entity} did not fail to sync (it is {state}); only a failed one is sent again' },
   TRANSITION_NOT_ALLOWED: { key: 'error.transitionNotAllowed', status: 409, template: '{transition} cannot be taken from the state {state}' },
   TRANSITION_CONFLICT: { key: 'error.transitionConflict', status: 409, template: 'This {entity} changed meanwhile (now {state}); reload it and try again' },
   TRANSITION_GUARD_FAILED: { key: 'error.transitionGuardFailed', status: 409, template: '{transition} is not possible for this record: {reason}' },

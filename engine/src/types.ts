@@ -236,6 +236,8 @@ export interface DeploymentSettings {
     ssoRoleMapping?: Record<string, unknown>;
   };
   integrations?: Record<string, unknown>;
+  /** Declarations to the authority: each declarable workflow's legal deadline, see deployment.schema.json. */
+  sync?: SyncSettings;
   /** The map under location fields; without it, no tiles are fetched (web/src/masterdata/widgets/mapLogic.ts). */
   map?: {
     tileUrl?: string;
@@ -244,6 +246,13 @@ export interface DeploymentSettings {
     center?: { lat?: number; lng?: number };
     zoom?: number;
   };
+}
+
+export interface SyncSettings {
+  /** Minutes from the declared state to the legal deadline, per declarable workflow (every one has its own). */
+  deadlineMinutes: Record<string, number>;
+  /** A record not yet synced is due soon once less than this share (in %) of its window is left. */
+  dueSoonPercent: number;
 }
 
 export interface IbcSettings {

@@ -8,6 +8,7 @@ import { ensureCustomerTallies } from './ibc/tally';
 import { ensureBatchStock } from './ledger/batchStock';
 import { LEDGER_COLLECTIONS } from './ledger/ledger';
 import { JOURNAL_COLLECTION } from './workflows/journal';
+import { syncCollections } from './sync/collections';
 
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
@@ -17,6 +18,7 @@ export const SYSTEM_COLLECTIONS = [
   ...LEDGER_COLLECTIONS,
   JOURNAL_COLLECTION,
   CHAIN_ENTRY_COLLECTION,
+  ...syncCollections,
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readImportLimits, type ImportLimits } from './imports/limits';
 import { readAuthorityConfig, type AuthorityConfig } from './sync/authority/settings';
+import { readSyncWorkerConfig, type SyncWorkerConfig } from './sync/workerSettings';
 
 /** Settings from the environment; secrets are read here and nowhere else. */
 export interface ServerConfig {
@@ -31,6 +32,8 @@ export interface ServerConfig {
   authority: AuthorityConfig;
   /** BLOCKCHAIN_ANCHOR_URL: the anchoring service the ledger's Merkle roots go to (docs/chain.md); unset, anchorings are recorded as failed. */
   anchorUrl?: string;
+  /** SYNC_WORKER ("off" disables it), SYNC_LEASE_MS, SYNC_POLL_MS, SYNC_CONCURRENCY, SYNC_BACKOFF_* (docs/authority.md). */
+  syncWorker: SyncWorkerConfig;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -77,7 +80,7 @@ export interface IdentityConfig {
   saml?: SamlProviderConfig;
 }
 
-function int(value: string | undefined, fallback: number, name: string): number {
+export function int(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
@@ -168,5 +171,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     identity: readIdentityConfig(env, publicUrl),
     imports: readImportLimits(env),
     authority: readAuthorityConfig(env),
+    syncWorker: readSyncWorkerConfig(env),
   };
 }

@@ -47,6 +47,9 @@ export function checkWorkflows(p: Parsed, add: Add, checkAccess: (file: string, 
     };
     checkAccess(file, '/access', def.access);
     if (def.declarable && !entity.sync) add(file, '/declarable', `entity "${def.entity}" is not declared to the authority ("sync": true)`);
+    if (def.declarable && p.deployment && !p.deployment.def.settings.sync?.deadlineMinutes[def.name]) {
+      add(p.deployment.file, '/settings/sync/deadlineMinutes', `declarable workflow "${def.name}" has no deadline`);
+    }
     const stateField = need('/stateField', def.stateField);
     if (!fieldAt(fields, HISTORY_FIELD)) add(file, '/entity', `entity "${def.entity}" has no "${HISTORY_FIELD}" field for the transitions' history`);
     need('/dateField', def.dateField);

@@ -112,6 +112,14 @@ describe('workflow definitions: cross-references, each with file and JSON pointe
     ]);
   });
 
+  it('a declarable workflow has its legal deadline in the deployment', () => {
+    const deployment = JSON.parse(workflowSources().find((s) => s.path === 'schemas/deployment.json')!.text);
+    deployment.settings.sync.deadlineMinutes = { other: 15 };
+    expect(broken(() => {}, { 'schemas/deployment.json': deployment })).toEqual([
+      'schemas/deployment.json:/settings/sync/deadlineMinutes: declarable workflow "shipment" has no deadline',
+    ]);
+  });
+
   it('event terms are CBV, a guard is a query mingo runs, sync needs a declared entity, updates name real fields', () => {
     expect(broken((wf) => {
       wf.transitions[0].effects[1].event.bizStep = 'shiping';

@@ -104,6 +104,7 @@ export function fixtureSources(over: Partial<Record<string, unknown>> = {}): Def
         materialPackageIds: { ibc: 71, bulk: 1 },
         showIcons: true,
         ibc: { inspectionIntervalMonths: 30, lifetimeYears: 5, alertDaysBefore: 30, lossAfterDays: 180 },
+        sync: { deadlineMinutes: { shipment: 15 }, dueSoonPercent: 25 },
         globalSearch: ['company'],
         frame: { featuresOrigin: 'http://127.0.0.1:3000/features', baseDomain: 'localhost', indexPage: 'index.html', allowedOrigins: [] },
         signIn: { providers: [] },

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocalText, Registry } from '../../../engine/src/index';
 import type { Doc, Store } from '../store/types';
+import { raiseOnce } from '../alertPass';
+import { startAlertJob } from '../periodic';
 import { dayOf, IBC_ENTITY, IBC_WORKFLOW, refreshAdrDates } from './dates';
 
 type Kind = 'inspection' | 'endOfLife';
@@ -35,8 +37,6 @@ export function alertId(kind: Kind, ibcId: string, date: string): string {
   return `ibc-${kind}-${ibcId}-${date}`;
 }
 
-const PAGE = 5_000;
-
 /**
  * One `alert` per IBC (not disposed) and date kind whose date is within `alertDaysBefore` days of
  * `now` or past; the ADR dates are recomputed first, so a date changed by master data, an import
@@ -49,63 +49,24 @@ export async function raiseIbcAlerts(store: Store, reg: Registry, now: Date): Pr
   let raised = 0;
   for (const kind of ['inspection', 'endOfLife'] as const) {
     const field = FIELD[kind];
-    let after: Doc | undefined;
-    for (;;) {
-      const page = await store.find(IBC_ENTITY, {
-        filter: { [field]: { $lte: horizon }, status: { $ne: 'disposed' } }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}),
-        projection: { serial_number: 1, deposit_id: 1, [field]: 1 },
-      });
-      const alerts = page.map((ibc) => {
-        const date = String(ibc[field]);
-        const serial = String(ibc.serial_number ?? ibc.id);
-        const text = TEXT[kind];
-        return {
-          id: alertId(kind, ibc.id, date), title: filled(text.title, serial, date), description: filled(text.description, serial, date),
-          severity: date < dayOf(now) ? 'error' : 'warning', operation: { workflow: IBC_WORKFLOW, id: ibc.id, transition: '' },
-          ...(typeof ibc.deposit_id === 'string' ? { deposit: ibc.deposit_id } : {}),
-          timestamp: now.toISOString(), read: false, createdAt: now.toISOString(), createdBy: 'system', state: 1,
-        } as unknown as Doc;
-      });
-      const have = new Set((await store.find('alert', { filter: { id: { $in: alerts.map((a) => a.id as string) } }, projection: { id: 1 } })).map((a) => a.id));
-      const fresh = alerts.filter((a) => !have.has(a.id as string));
-      if (fresh.length) await store.insertMany('alert', fresh);
-      raised += fresh.length;
-      if (page.length < PAGE) break;
-      after = { id: page[page.length - 1].id };
-    }
+    const query = { filter: { [field]: { $lte: horizon }, status: { $ne: 'disposed' } }, projection: { serial_number: 1, deposit_id: 1, [field]: 1 } as const };
+    raised += await raiseOnce(store, IBC_ENTITY, query, now, (ibc) => {
+      const date = String(ibc[field]);
+      const serial = String(ibc.serial_number ?? ibc.id);
+      const text = TEXT[kind];
+      return {
+        id: alertId(kind, ibc.id, date), title: filled(text.title, serial, date), description: filled(text.description, serial, date),
+        severity: date < dayOf(now) ? 'error' : 'warning', operation: { workflow: IBC_WORKFLOW, id: ibc.id, transition: '' },
+        ...(typeof ibc.deposit_id === 'string' ? { deposit: ibc.deposit_id } : {}),
+      } as unknown as Doc;
+    });
   }
   return raised;
 }
 
 export const ALERT_INTERVAL_MS = 6 * 3_600_000;
 
-/**
- * Runs the alert pass now and every `intervalMs` (6 h) in the background; the timer does not
- * keep the process alive, and `stop` waits for a pass under way, so the store is not closed under it.
- */
+/** Runs the alert pass now and every `intervalMs` (6 h) in the background (periodic.ts). */
 export function startIbcAlertJob(store: Store, reg: Registry, log: FastifyBaseLogger, intervalMs = ALERT_INTERVAL_MS): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const pass = () => {
-    if (stopped) return;
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        const raised = await raiseIbcAlerts(store, reg, new Date());
-        if (raised > 0) log.info({ raised }, 'IBC inspection and end-of-life alerts raised');
-      } catch (e) {
-        log.error({ err: e }, 'IBC alert pass failed');
-      }
-    });
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  setImmediate(pass);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startAlertJob(log, intervalMs, 'IBC inspection and end-of-life', (now) => raiseIbcAlerts(store, reg, now));
 }

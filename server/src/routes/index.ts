@@ -15,6 +15,7 @@ import { ibcRoutes } from '../ibc/routes';
 import { bulkRoutes } from '../bulk/routes';
 import { reportRoutes } from '../reports/routes';
 import { chainRoutes } from '../chain/routes';
+import { syncRoutes } from '../sync/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -40,6 +41,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => ibcRoutes(a, { registry, store }),
     (a) => bulkRoutes(a, { registry, store }),
     (a) => chainRoutes(a, { registry, store, dataDir: config.dataDir, anchorUrl: config.anchorUrl }),
+    (a) => syncRoutes(a, { registry, store, config }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),

@@ -129,6 +129,19 @@ function crudContract(ctx: ContractContext): void {
       await expect(s.patch(c, doc.id, { id: 'x' })).rejects.toMatchObject({ code: 'INVALID_DOCUMENT' });
     });
 
+    it('patches conditionally: only while the document matches, one winner among concurrent writers', async () => {
+      const s = ctx.store();
+      const c = ctx.fresh('crud');
+      const doc = await s.insert(c, { state: 'pending', rev: 0 });
+      expect(await s.patchIf(c, doc.id, { state: 'done' }, { rev: 9 })).toBeNull();
+      expect(await s.patchIf(c, 'missing', {}, { rev: 9 })).toBeNull();
+      const tries = await Promise.all(Array.from({ length: 8 }, (_, i) => s.patchIf(c, doc.id, { rev: 0 }, { rev: 1, owner: `w${i}` })));
+      const winners = tries.filter((t) => t !== null);
+      expect(winners).toHaveLength(1);
+      expect(await s.get(c, doc.id)).toEqual({ id: doc.id, state: 'pending', rev: 1, owner: winners[0]!.owner });
+      await expect(s.patchIf(c, doc.id, { $bad: 1 }, { rev: 2 })).rejects.toMatchObject({ code: 'INVALID_FILTER' });
+    });
+
     it('deletes a document and reports whether there was one', async () => {
       const s = ctx.store();
       const c = ctx.fresh('crud');

@@ -221,6 +221,20 @@ export class MongoStore implements Store {
     throw new StoreError('STORE_FAILURE', `patch of ${coll} ${id} kept colliding with concurrent writes`);
   }
 
+  async patchIf(coll: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>): Promise<StoredDoc | null> {
+    validateFilter(where);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      // The id at the top level, where every server looks it up by its index (not inside an $and).
+      const filter = 'id' in where ? { $and: [{ id }, where] } : { ...where, id };
+      const before = typeof id === 'string' ? await this.col(coll).findOne(idToMongo(filter), this.opts) : null;
+      if (!before) return null;
+      // The write names the revision read: a writer in between makes it miss, and the condition is checked again.
+      const next = applySet(fromMongo(before), set);
+      if (await this.replaceIfUnchanged(coll, before, next)) return next;
+    }
+    throw new StoreError('STORE_FAILURE', `conditional patch of ${coll} ${id} kept colliding with concurrent writes`);
+  }
+
   async delete(coll: string, id: string): Promise<boolean> {
     if (typeof id !== 'string') return false;
     return (await this.col(coll).deleteOne({ _id: id }, this.opts)).deletedCount > 0;

@@ -22,6 +22,7 @@ export class SqliteTxView implements Store {
   count(coll: string, filter?: Filter, options?: { search?: string }) { return this.go(() => this.s.countSync(coll, filter, options)); }
   update(coll: string, id: string, doc: Doc) { return this.go(() => this.s.updateSync(coll, id, doc)); }
   patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.go(() => this.s.patchSync(coll, id, set)); }
+  patchIf(coll: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>) { return this.go(() => this.s.patchIfSync(coll, id, where, set)); }
   delete(coll: string, id: string) { return this.go(() => this.s.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.go(() => this.s.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.go(() => this.s.aggregateSync(coll, pipeline)); }

@@ -324,6 +324,17 @@ export class SqliteStore implements Store {
     })();
   }
 
+  patchIfSync(name: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>): StoredDoc | null {
+    validateFilter(where);
+    const c = this.collections.get(name, false);
+    if (!c || typeof id !== 'string') return null;
+    const w = compileFilter(c.env, where);
+    return this.db.transaction(() => {
+      const matches = this.stmt(`SELECT 1 FROM ${c.table} WHERE id = ? AND (${w.sql})`).pluck().get(id, ...w.params);
+      return matches ? this.patchSync(name, id, set) : null;
+    })();
+  }
+
   deleteSync(name: string, id: string): boolean {
     const c = this.collections.get(name, false);
     if (!c || typeof id !== 'string') return false;
@@ -445,6 +456,7 @@ export class SqliteStore implements Store {
   }
   update(coll: string, id: string, doc: Doc) { return this.group.add(() => this.updateSync(coll, id, doc)); }
   patch(coll: string, id: string, set: Record<string, JsonValue | undefined>) { return this.group.add(() => this.patchSync(coll, id, set)); }
+  patchIf(coll: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>) { return this.group.add(() => this.patchIfSync(coll, id, where, set)); }
   delete(coll: string, id: string) { return this.group.add(() => this.deleteSync(coll, id)); }
   upsertMany(coll: string, keyPaths: string[], docs: Doc[]) { return this.run(() => this.upsertManySync(coll, keyPaths, docs)); }
   aggregate(coll: string, pipeline: Pipeline) { return this.run(() => this.aggregateSync(coll, pipeline)); }

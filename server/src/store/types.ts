@@ -90,6 +90,12 @@ export interface Store {
   update(coll: string, id: string, doc: Doc): Promise<StoredDoc>;
   /** Sets dotted paths (a value of `undefined` removes the field); throws NOT_FOUND. */
   patch(coll: string, id: string, set: Record<string, JsonValue | undefined>): Promise<StoredDoc>;
+  /**
+   * patch, only while the document still matches `where` (checked and written as one step: a
+   * compare-and-set that concurrent writers and other processes on the same database cannot
+   * interleave with). Returns the patched document, or null when it is missing or no longer matches.
+   */
+  patchIf(coll: string, id: string, where: Filter, set: Record<string, JsonValue | undefined>): Promise<StoredDoc | null>;
   /** Returns false when there was nothing to delete. */
   delete(coll: string, id: string): Promise<boolean>;
   /**

@@ -23,6 +23,8 @@ export interface PreparedTransition {
   alertDeposit?: string;
   /** Per event collection, the ledger account its events are chained to (chain/settings.ts), decided once so a replay chains alike. */
   chain?: Record<string, string>;
+  /** Documents written with the transition (writeHooks.ts companions: a declaration's outbox job). */
+  companions?: { coll: string; doc: Doc }[];
 }
 
 /** Where EPCIS events are kept, by their type. */
@@ -101,6 +103,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   const chain = p.chain ?? {};
   await appendToChain(store, [...events.map((e) => ({ collection: e.coll, doc: e.doc })), ...logs.map((l) => ({ collection: l.entity, doc: l.doc }))]
     .filter((e) => chain[e.collection]).map((e) => ({ ...e, account: chain[e.collection] })), p.at);
+  const companions = p.companions ?? [];
+  for (const coll of new Set(companions.map((c) => c.coll))) await insertMissing(store, coll, companions.filter((c) => c.coll === coll).map((c) => c.doc), replay);
   const stamp = { updatedAt: p.at, updatedBy: p.userId };
   for (const r of p.plan.records) await store.update(r.entity, r.id, { ...r.record, id: r.id, ...stamp } as Doc);
   return store.update(p.entity, p.recordId, { ...p.plan.record, id: p.recordId, ...stamp } as Doc);
@@ -163,10 +167,12 @@ export class TransitionApplier {
       records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, definedOnly(r.record)) })),
     };
     const deposit = derived.record[wf.depositFields[0]];
+    const companions = this.hooks.companions({ workflow: wf.name, transition, recordId: before.id, at, record: derived.record });
     const p: PreparedTransition = {
       opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs },
       ...(plan.alerts.length && typeof deposit === 'string' ? { alertDeposit: deposit } : {}),
       chain: chainAccountsFor(chainSettingsOf(this.reg), wf.name),
+      ...(companions.length ? { companions } : {}),
     };
     return this.exclusive(async (s) => {
       await this.unchanged(s, wf, before);

@@ -72,7 +72,7 @@ const ship = async (shipmentID: string, amount: number) => {
   expect(d.deliveryStatus).toBe('Draft');
   const confirmed = (await ok('POST', `/api/v3/operations/delivery/${d.id}/transitions/confirm`, sender, {})).record;
   expect(confirmed.deliveryStatus).toBe('In-Progress');
-  expect(confirmed.sync).toEqual({ status: '' });
+  expect(confirmed.sync).toEqual({ status: '', deadline: expect.any(String) });
   const shipping = await events('object_events', d.id);
   expect(shipping.map((e) => e.biz_step)).toEqual(['shipping']);
   return d.id as string;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry, WorkflowDef } from '../../../../engine/src/index';
@@ -57,6 +57,10 @@ export function shipmentRegistry(): Registry {
     copyDefinitions(process.cwd(), root);
     writeFileSync(join(root, 'schemas', 'entities', 'test_shipment.json'), JSON.stringify(SHIPMENT_ENTITY));
     writeFileSync(join(root, 'schemas', 'workflows', 'test_shipment.json'), JSON.stringify(SHIPMENT_WORKFLOW));
+    const deployment = join(root, 'schemas', 'deployment.json');
+    const def = JSON.parse(readFileSync(deployment, 'utf8'));
+    def.settings.sync.deadlineMinutes.test_shipment = 15;
+    writeFileSync(deployment, JSON.stringify(def));
     const loaded = loadDefinitions(root);
     if (!loaded.registry) throw new Error(JSON.stringify(loaded.problems));
     return loaded.registry;

@@ -1,0 +1,107 @@
+import type { Registry, WorkflowDef } from '../../../engine/src/index';
+import type { TransitionWrite, WriteHooks } from '../records/writeHooks';
+import { isStoreError, type Doc, type Store } from '../store/types';
+import { SYNC_JOB, type JobKind, type SyncJob } from './collections';
+
+/**
+ * The receiver's answers to a move, by transition: a confirmation, or a rejection in part or in
+ * full; every other transition that makes a record pending declares it. acceptRejection (the
+ * sender taking back what was refused) settles the move, so it is sent as a confirmation.
+ */
+const RECEIVER: Record<string, { kind: JobKind; partial?: boolean }> = {
+  acceptAll: { kind: 'confirm' }, accept: { kind: 'confirm' }, receive: { kind: 'confirm' }, receiveByTransporter: { kind: 'confirm' },
+  acceptRejection: { kind: 'confirm' },
+  partialReject: { kind: 'reject', partial: true }, totalReject: { kind: 'reject' }, reject: { kind: 'reject' },
+};
+
+export function kindOf(transition: string): { kind: JobKind; partial?: boolean } {
+  return RECEIVER[transition] ?? { kind: 'declare' };
+}
+
+export function jobKey(workflow: string, recordId: string, kind: JobKind): string {
+  return `${workflow}:${recordId}:${kind}`;
+}
+
+const MINUTE = 60_000;
+
+type Sync = { status?: string; deadline?: string };
+
+/** The declarable workflows and their deadlines (checked at load: every declarable one has its own). */
+export function declarable(reg: Registry): { wf: WorkflowDef; minutes: number }[] {
+  const minutes = reg.deployment.settings.sync?.deadlineMinutes ?? {};
+  return Object.values(reg.workflows).filter((wf) => wf.declarable).map((wf) => ({ wf, minutes: minutes[wf.name] }));
+}
+
+/** A new pending job; it is due soon in the last `dueSoonPercent` of its workflow's window. */
+export function newJob(reg: Registry, wf: WorkflowDef, recordId: string, record: Record<string, unknown>, transition: string, at: string, deadline: string): SyncJob {
+  const { kind, partial } = kindOf(transition);
+  const key = jobKey(wf.name, recordId, kind);
+  const settings = reg.deployment.settings.sync;
+  const window = (settings?.deadlineMinutes[wf.name] ?? 0) * MINUTE;
+  const share = (settings?.dueSoonPercent ?? 0) / 100;
+  const deposit = record[wf.depositFields[0]];
+  return {
+    id: key, key, workflow: wf.name, entity: wf.entity, recordId, kind, ...(partial ? { partial } : {}),
+    state: 'pending', rev: 0, attempts: 0, nextAt: at, declaredAt: at, deadline,
+    dueSoonAt: new Date(Date.parse(deadline) - window * share).toISOString(),
+    ...(typeof deposit === 'string' ? { deposit } : {}),
+  };
+}
+
+/** The job a transition that made its record pending writes beside it, in the same write. */
+function jobFor(reg: Registry, wf: WorkflowDef, t: TransitionWrite): SyncJob | null {
+  const def = wf.transitions.find((x) => x.id === t.transition);
+  const sync = t.record.sync as Sync | undefined;
+  if (!def?.effects?.some((e) => e.type === 'setSyncPending') || sync?.status !== '' || !sync.deadline) return null;
+  return newJob(reg, wf, t.recordId, t.record, t.transition, t.at, sync.deadline);
+}
+
+/**
+ * For every declarable workflow: a record made pending gets its legal deadline (derived once,
+ * when its sync state has none), and the transition that made it pending writes its outbox job.
+ */
+export function registerSyncHooks(hooks: WriteHooks, reg: Registry): void {
+  for (const { wf, minutes } of declarable(reg)) {
+    hooks.register(wf.entity, (record) => {
+      const sync = record.sync as Sync | undefined;
+      if (!sync || sync.status !== '' || sync.deadline) return null;
+      return { sync: { ...sync, deadline: new Date(Date.now() + minutes * MINUTE).toISOString() } };
+    });
+    hooks.registerCompanion(wf.name, (t) => {
+      const job = jobFor(reg, wf, t);
+      return job ? [{ coll: SYNC_JOB, doc: job as unknown as Doc }] : [];
+    });
+  }
+}
+
+const PAGE = 1_000;
+
+/**
+ * Pending records without any job (written pending by an import, or before the outbox existed)
+ * get their declaration's job, so nothing pending goes unsent or unalerted. Returns how many.
+ */
+export async function adoptPending(store: Store, reg: Registry, now: Date): Promise<number> {
+  const at = now.toISOString();
+  let adopted = 0;
+  for (const { wf, minutes } of declarable(reg)) {
+    let after: Doc | undefined;
+    for (;;) {
+      const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}) });
+      if (page.length === 0) break;
+      const known = new Set((await store.find(SYNC_JOB, { filter: { workflow: wf.name, recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1 } })).map((j) => j.recordId));
+      for (const r of page.filter((x) => !known.has(x.id))) {
+        const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
+        try {
+          await store.insert(SYNC_JOB, newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc);
+          adopted++;
+        } catch (e) {
+          // Another process adopted it meanwhile.
+          if (!isStoreError(e, 'DUPLICATE_KEY')) throw e;
+        }
+      }
+      if (page.length < PAGE) break;
+      after = { id: page[page.length - 1].id };
+    }
+  }
+  return adopted;
+}
