@@ -59,15 +59,16 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'tm-e2e-'));
   const mailDir = join(work, 'mail');
   const dataDir = join(work, 'data');
-  const [appPort, featuresPort, smtpPort, authorityPort] = distinctPorts(4);
+  const [appPort, featuresPort, smtpPort] = distinctPorts(3);
   const appUrl = `http://127.0.0.1:${appPort}`;
   const stops: (() => Promise<void>)[] = [];
   let appRoot: string | undefined;
   try {
     const smtp = await startSmtp(mailDir, smtpPort);
     stops.push(smtp.stop);
-    // The server's sync worker declares to it; the stories drive its faults over /_control.
-    const authority = await startFakeAuthority({ port: authorityPort, user: FAKE_USER, password: FAKE_PASSWORD });
+    // The server's sync worker declares to it (on any free port: the stories' servers take the
+    // ports after the suite's three).
+    const authority = await startFakeAuthority({ user: FAKE_USER, password: FAKE_PASSWORD });
     stops.push(authority.stop);
     const features = await startFeaturesServer(join(root, 'e2e', 'fixtures', 'feature.html'), featuresPort);
     stops.push(features.stop);

@@ -88,6 +88,6 @@ export async function syncRoutes(app: FastifyInstance, opts: SyncRoutesOptions):
   ];
   app.addHook('onClose', async () => { for (const remove of gauges) remove(); });
   if (opts.alertJob === false) return;
-  const alerts = startSyncAlertJob(opts.store, opts.registry, app.log);
+  const alerts = startSyncAlertJob(opts.store, opts.registry, app.log, opts.config.syncWorker.alertIntervalMs);
   app.addHook('onClose', () => alerts.stop());
 }

@@ -1,9 +1,10 @@
 /**
  * The sync worker's settings from the environment (docs/authority.md, "The outbox"):
  * SYNC_WORKER ("off" disables it), SYNC_LEASE_MS, SYNC_POLL_MS, SYNC_CONCURRENCY,
- * SYNC_BACKOFF_BASE_MS, SYNC_BACKOFF_MAX_MS.
+ * SYNC_BACKOFF_BASE_MS, SYNC_BACKOFF_MAX_MS, SYNC_ALERT_INTERVAL_MS (how often deadlines are looked at).
  */
 import { int } from '../config';
+import { DEADLINE_INTERVAL_MS } from './deadlines';
 
 export interface SyncWorkerConfig {
   enabled: boolean;
@@ -12,6 +13,8 @@ export interface SyncWorkerConfig {
   concurrency: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** How often the due-soon and overdue alerts are raised. */
+  alertIntervalMs: number;
 }
 
 export function readSyncWorkerConfig(env: NodeJS.ProcessEnv): SyncWorkerConfig {
@@ -29,6 +32,7 @@ export function readSyncWorkerConfig(env: NodeJS.ProcessEnv): SyncWorkerConfig {
     concurrency: positive('SYNC_CONCURRENCY', 16),
     baseDelayMs: positive('SYNC_BACKOFF_BASE_MS', 1_000),
     maxDelayMs: positive('SYNC_BACKOFF_MAX_MS', 300_000),
+    alertIntervalMs: positive('SYNC_ALERT_INTERVAL_MS', DEADLINE_INTERVAL_MS),
   };
   if (cfg.maxDelayMs < cfg.baseDelayMs) throw new Error(`SYNC_BACKOFF_MAX_MS (${cfg.maxDelayMs}) must not be below SYNC_BACKOFF_BASE_MS (${cfg.baseDelayMs})`);
   return cfg;
