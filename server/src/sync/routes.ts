@@ -3,12 +3,16 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { keysFor } from '../ibc/operationKeys';
+import { canAccess } from '../../../engine/src/index';
+import { workflowKeys } from '../../../engine/src/workflow/access';
+import { requestLang } from '../routes/masterdata';
+import { ENGINE, OperationService } from '../workflows/service';
 import { metrics } from '../metrics/registry';
 import type { Store } from '../store/types';
 import type { AuthorityAdapter } from './authority/types';
 import { startSyncAlertJob } from './deadlines';
 import { registerSyncHooks } from './jobs';
-import { attemptsAnswer, attemptsQuery, recordParams, remitoAnswer, remitoParams, resyncAnswer, statusAnswer } from './schemas';
+import { attemptsAnswer, attemptsQuery, idParams, recordParams, remitoAnswer, remitoParams, resyncAnswer, statusAnswer } from './schemas';
 import { SyncService } from './service';
 import { SyncWorker } from './worker';
 import { createHttpAuthority } from './authority/http';
@@ -56,9 +60,24 @@ export async function syncRoutes(app: FastifyInstance, opts: SyncRoutesOptions):
   const logs = keysFor(reg, ['Sync Logs'], ['syncLogs']);
   const tags = ['Sync'];
 
+  // syncToSenasa: a Sync Logs holder sends any refused record again; whoever works the operation
+  // (its feature's keys) sends again the records they can open, in their selected warehouse.
+  const syncKeys = keysFor(reg, ['Sync Logs'], ['syncToSenasa']);
+  const operations = new OperationService(reg, opts.store, ENGINE, undefined, app.writeHooks);
+  for (const wf of Object.values(reg.workflows).filter((w) => w.declarable)) {
+    app.post(`/api/v3/sync/${wf.name}/:id/resync`, {
+      config: { access: [...new Set([...syncKeys, ...workflowKeys(reg, wf, 'draft')])] },
+      schema: { tags, summary: `Sends a ${wf.name} the authority refused again (syncToSenasa); 409 unless its sync failed`, params: idParams, response: resyncAnswer },
+    }, async (request) => {
+      const { id } = request.params as { id: string };
+      const p = request.principal!;
+      if (!syncKeys.some((key) => canAccess(p, { key }, reg.access.superadmin))) await operations.get(wf.name, id, p, requestLang(request));
+      return service.resync(wf.name, id);
+    });
+  }
+  // Any other workflow: 404 naming it (unknown, or not declared to the authority).
   app.post('/api/v3/sync/:workflow/:id/resync', {
-    config: { access: keysFor(reg, ['Sync Logs'], ['syncToSenasa']) },
-    schema: { tags, summary: 'Sends a record the authority refused again (syncToSenasa); 409 unless its sync failed', params: recordParams, response: resyncAnswer },
+    config: { access: syncKeys }, schema: { hide: true, params: recordParams },
   }, async (request) => {
     const p = request.params as { workflow: string; id: string };
     return service.resync(p.workflow, p.id);

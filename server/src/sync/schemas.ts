@@ -13,6 +13,8 @@ const sync = {
   },
 } as const;
 
+/** A record of the route's own workflow. */
+export const idParams = { type: 'object', required: ['id'], additionalProperties: false, properties: { id } } as const;
 export const recordParams = { type: 'object', required: ['workflow', 'id'], additionalProperties: false, properties: { workflow: name, id } } as const;
 export const remitoParams = {
   type: 'object', required: ['number'], additionalProperties: false,

@@ -184,6 +184,21 @@ describe('the outbox', () => {
     await drain();
     expect((await ok('GET', '/api/v3/sync/status', monitor))).toMatchObject({ pending: 0, leased: 0 });
   });
+  it('lets whoever works the operation send a refused record of their warehouse again, and nobody else\'s', async () => {
+    fake.control.set('reject', { reason: 'the lot is unknown', code: 'unknown_lot', times: 1 });
+    const rec = await importOne();
+    await drain();
+    expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'failed' });
+    // Imports too, but at the distributor's deposit: the plant's import is not theirs to open.
+    const other = await h.store.insert('group', { name: 'Other importer', access: ['Imports'], warehouses: [dist], state: 1 });
+    const elsewhere = { ...(await h.userWith(['Imports'], { groups: [other.id] })).headers, [WAREHOUSE_HEADER]: 'Other importer' };
+    const refused = await call('POST', `/api/v3/sync/product_import/${rec.id}/resync`, elsewhere, {});
+    expect(refused.status).toBe(404);
+    expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'failed' });
+    expect((await ok('POST', `/api/v3/sync/product_import/${rec.id}/resync`, sender, {})).sync.status).toBe('');
+    await drain();
+    expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'synced' });
+  });
 });
 
 describe('records made pending without a transition', () => {
@@ -239,7 +254,9 @@ describe('bad input', () => {
     expect(pending.status).toBe(409);
     expect(pending.body.error.params).toEqual({ entity: expect.any(String), state: 'pending' });
     expect((await call('GET', '/api/v3/sync/status', sender)).status).toBe(403);
-    expect((await call('POST', `/api/v3/sync/product_import/${rec.id}/resync`, sender, {})).status).toBe(403);
+    // The sender may send its own imports again (this one is not refused: 409); the receiver works no imports.
+    expect((await call('POST', `/api/v3/sync/product_import/${rec.id}/resync`, sender, {})).status).toBe(409);
+    expect((await call('POST', `/api/v3/sync/product_import/${rec.id}/resync`, receiver, {})).status).toBe(403);
     expect((await h.store.get('product_import', rec.id))!.sync).toEqual(rec.sync);
     await drain();
   });
