@@ -327,7 +327,7 @@ export interface ReportDefinition {
   key: string;
   label: LocalText;
   description?: LocalText;
-  category: 'product' | 'ibc' | 'bulk' | 'other';
+  category: 'product' | 'ibc' | 'bulk' | 'other' | 'monitoring';
   access?: string;
   source: { entity: string; query: string; responseField: string };
   pipeline?: Record<string, unknown>[];
@@ -353,7 +353,7 @@ export interface ReportDef {
   key: string;
   label: LocalText;
   description?: LocalText;
-  category: 'product' | 'ibc' | 'bulk' | 'other';
+  category: 'product' | 'ibc' | 'bulk' | 'other' | 'monitoring';
   access: string;
   source: { entity: string; query: string; responseField: string };
   pipeline: Record<string, unknown>[];

@@ -26,6 +26,8 @@ export interface ServerConfig {
   identity: IdentityConfig;
   /** IMPORT_MAX_FILE_MB, IMPORT_MAX_CONTENT_MB, IMPORT_MAX_ROWS, IMPORT_MAX_ATTEMPTS (docs/imports.md). */
   imports: ImportLimits;
+  /** METRICS_TOKEN: the bearer token of Prometheus scrapers on /metrics (docs/operations.md). */
+  metricsToken?: string;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -139,6 +141,13 @@ function readTrustProxy(value: string | undefined): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/** Long and plain enough to travel as a bearer token, and to be worth guessing for nobody. */
+function readMetricsToken(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^[A-Za-z0-9_\-.~+/=]{24,512}$/.test(value)) throw new Error('METRICS_TOKEN must be 24 to 512 characters of letters, digits and -._~+/=');
+  return value;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = int(env.PORT, 3000, 'PORT');
   const host = env.HOST || '127.0.0.1';
@@ -161,5 +170,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     identity: readIdentityConfig(env, publicUrl),
     imports: readImportLimits(env),
+    metricsToken: readMetricsToken(env.METRICS_TOKEN),
   };
 }

@@ -14,6 +14,8 @@ import { operationRoutes } from '../workflows/routes';
 import { ibcRoutes } from '../ibc/routes';
 import { bulkRoutes } from '../bulk/routes';
 import { reportRoutes } from '../reports/routes';
+import { cacheRoutes } from '../ops/routes';
+import { inboundRoutes } from '../inbound/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -40,6 +42,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => bulkRoutes(a, { registry, store }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
+    (a) => cacheRoutes(a),
+    (a) => inboundRoutes(a, { store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }
