@@ -119,25 +119,34 @@ describe('/api/ready', () => {
 
 describe('/api/v3/caches', () => {
   it('lists the server caches with their entries, and clears one or all', async () => {
-    // The fleet measures fold the IBC log into the summary cache.
+    const embedded = h.store.kind === 'embedded';
+    const names = ['ibc-event-summary', 'oidc-discovery', ...(embedded ? ['store-search'] : [])];
+    // The fleet measures fold the IBC log into the summary cache; a list search fills the store's.
     const ibc = await h.userWith(['ibcTraceability']);
     expect((await get('/api/v3/ibc/measures', ibc.headers)).statusCode).toBe(200);
+    const master = await h.userWith(['Master Data']);
+    expect((await get('/api/v3/masterdata/material?search=acid', master.headers)).statusCode).toBe(200);
+    const entries = async () => Object.fromEntries(((await get('/api/v3/caches', monitoring)).json() as { data: { name: string; entries: number }[] }).data.map((c) => [c.name, c.entries]));
     const list = await get('/api/v3/caches', monitoring);
     expect(list.statusCode, list.body).toBe(200);
-    const data = (list.json() as { data: { name: string; entries: number }[] }).data;
-    expect(data.map((c) => c.name)).toEqual(['ibc-event-summary', 'oidc-discovery']);
-    expect(data.find((c) => c.name === 'ibc-event-summary')?.entries).toBe(1);
+    expect((list.json() as { data: { name: string; description: string }[] }).data.map((c) => c.name)).toEqual(names);
+    expect((await entries())['ibc-event-summary']).toBe(1);
+    if (embedded) expect((await entries())['store-search']).toBeGreaterThan(0);
 
     const one = await h.app.inject({ method: 'POST', url: '/api/v3/caches/ibc-event-summary/clear', headers: monitoring });
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json()).toMatchObject({ cleared: ['ibc-event-summary'], data: expect.arrayContaining([expect.objectContaining({ name: 'ibc-event-summary', entries: 0 })]) });
+    if (embedded) expect((await entries())['store-search']).toBeGreaterThan(0);
     // Cleared, the next read rebuilds it and answers the same.
-    const again = await get('/api/v3/ibc/measures', ibc.headers);
-    expect(again.statusCode).toBe(200);
+    const before = (await get('/api/v3/ibc/measures', ibc.headers)).json() as unknown;
+    expect((await entries())['ibc-event-summary']).toBe(1);
+    await h.app.inject({ method: 'POST', url: '/api/v3/caches/ibc-event-summary/clear', headers: monitoring });
+    expect((await get('/api/v3/ibc/measures', ibc.headers)).json()).toEqual(before);
 
     const all = await h.app.inject({ method: 'POST', url: '/api/v3/caches/clear', headers: monitoring });
     expect(all.statusCode).toBe(200);
-    expect((all.json() as { cleared: string[] }).cleared).toEqual(['ibc-event-summary', 'oidc-discovery']);
+    expect((all.json() as { cleared: string[] }).cleared).toEqual(names);
+    if (embedded) expect((await entries())['store-search']).toBe(0);
   });
 
   it('answers 404 for a cache it does not have, and refuses users without the Monitoring key', async () => {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../apiError';
+import { SqliteStore } from '../store/sqlite';
+import type { Store } from '../store/types';
 
 /** The cache manager's key (schemas/features.json cache-manager). */
 export const CACHES_ACCESS = 'Monitoring';
@@ -14,7 +16,15 @@ const clearedAnswer = { 200: { type: 'object', required: ['cleared', 'data'], pr
 const nameParam = { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
 
 /** /cache-manager's server half: the caches app.caches holds, with their entries, cleared one or all at once. */
-export async function cacheRoutes(app: FastifyInstance): Promise<void> {
+export async function cacheRoutes(app: FastifyInstance, opts: { store: Store }): Promise<void> {
+  const { store } = opts;
+  if (store instanceof SqliteStore) {
+    const uncache = app.caches.register({
+      name: 'store-search', description: 'The embedded store\'s recent searches and counts (list screens\' search box)',
+      entries: () => store.searchCache.size, clear: () => store.searchCache.clear(),
+    });
+    app.addHook('onClose', async () => { uncache(); });
+  }
   const config = { access: CACHES_ACCESS };
   const tags = ['Monitoring'];
   app.get('/api/v3/caches', { config, schema: { tags, summary: 'The server\'s caches and how many entries each holds', response: listAnswer } }, async () =>

@@ -42,7 +42,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => bulkRoutes(a, { registry, store }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
-    (a) => cacheRoutes(a),
+    (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
