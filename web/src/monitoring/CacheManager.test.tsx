@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../api/client';
-import type { StorageLike } from '../api/cache';
+import { ResponseCache, type StorageLike } from '../api/cache';
 import { ServicesContext, type Services } from '../app/services';
 import { createI18n } from '../i18n/i18n';
 import { mountRoot } from '../masterdata/domTesting';
@@ -43,12 +43,13 @@ beforeAll(async () => { i18n = await createI18n({ en }, 'en'); });
 const mounted: (() => void)[] = [];
 afterEach(() => { while (mounted.length) mounted.pop()!(); });
 
-async function mount() {
+async function mount(cacheTtlMs = 300_000) {
   const server = serverCaches();
   const storage = new MemoryStorage();
-  const api = new ApiClient({ deploymentName: 'agro', cacheTtlMs: 300_000, token: () => 't', warehouseGroup: () => null, storage, fetchFn: server.fetchFn as typeof fetch });
-  api.cache.set('/api/config', { big: 'x'.repeat(50) });
-  api.cache.set('profile', { me: 1 });
+  const api = new ApiClient({ deploymentName: 'agro', cacheTtlMs, token: () => 't', warehouseGroup: () => null, storage, fetchFn: server.fetchFn as typeof fetch });
+  const kept = new ResponseCache('agro', 300_000, storage);
+  kept.set('/api/config', { big: 'x'.repeat(50) });
+  kept.set('profile', { me: 1 });
   storage.setItem('other.apiCache.keep', '{}');
   const services = { api, config: { deployment: { settings: {} } } } as unknown as Services;
   const root = mountRoot();
@@ -77,6 +78,7 @@ describe('the cache manager screen', () => {
 
   it('lists this browser\'s cached answers of its deployment and clears one, then all, leaving other deployments\' alone', async () => {
     const { container, storage } = await mount();
+    expect(container.querySelector('[data-testid="browser-off"]')).toBeNull();
     expect(all(container, '[data-answer]').map((r) => r.getAttribute('data-answer'))).toEqual(['/api/config', 'profile']);
     await click(container.querySelector('[data-answer="profile"] [data-testid="clear-answer"]')!);
     expect(all(container, '[data-answer]').map((r) => r.getAttribute('data-answer'))).toEqual(['/api/config']);
@@ -84,5 +86,13 @@ describe('the cache manager screen', () => {
     await click(container.querySelector('[data-testid="clear-browser"]')!);
     expect(container.querySelector('[data-testid="browser-empty"]')!.textContent).toBe('This browser keeps no answers now.');
     expect(storage.getItem('other.apiCache.keep')).toBe('{}');
+  });
+
+  it('says when the deployment caches nothing, and still clears what an earlier setting left', async () => {
+    const { container, storage } = await mount(0);
+    expect(container.querySelector('[data-testid="browser-off"]')).not.toBeNull();
+    expect(all(container, '[data-answer]')).toHaveLength(2);
+    await click(container.querySelector('[data-testid="clear-browser"]')!);
+    expect(storage.getItem('agro.apiCache./api/config')).toBeNull();
   });
 });

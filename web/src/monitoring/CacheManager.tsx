@@ -1,4 +1,5 @@
 import '../operations/operations.css';
+import './monitoring.css';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
@@ -42,8 +43,11 @@ export default function CacheManager({ title }: { title: string }) {
   const when = (ms: number) => new Date(ms).toLocaleTimeString(i18n.resolvedLanguage);
 
   return (
-    <main className="tm-guest" data-testid="cache-manager">
-      <h1 className="tm-op__title">{title}</h1>
+    <main className="tm-guest tm-op tm-cm" data-testid="cache-manager">
+      <div className="tm-cm__head">
+        <h1 className="tm-op__title">{title}</h1>
+        <Button text size="small" icon="pi pi-refresh" label={t('monitoring.caches.refresh')} onClick={load} data-testid="cache-refresh" />
+      </div>
       {error && <p className="tm-empty__text" role="alert" data-testid="cache-error">{error}</p>}
       <section aria-labelledby="cm-server">
         <h2 id="cm-server">{t('monitoring.caches.server')}</h2>
@@ -63,6 +67,7 @@ export default function CacheManager({ title }: { title: string }) {
       </section>
       <section aria-labelledby="cm-browser">
         <h2 id="cm-browser">{t('monitoring.caches.browser')}</h2>
+        {!api.cache.enabled && <p data-testid="browser-off">{t('monitoring.caches.browserOff')}</p>}
         {answers.length === 0
           ? <p data-testid="browser-empty">{t('monitoring.caches.browserEmpty')}</p>
           : (
@@ -82,7 +87,6 @@ export default function CacheManager({ title }: { title: string }) {
           )}
         <Button size="small" severity="secondary" icon="pi pi-trash" label={t('monitoring.caches.clearBrowser')} onClick={() => clearAnswer()} disabled={answers.length === 0} data-testid="clear-browser" />
       </section>
-      <Button text size="small" icon="pi pi-refresh" label={t('monitoring.caches.refresh')} onClick={load} data-testid="cache-refresh" />
     </main>
   );
 }
