@@ -5,8 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { metrics } from '../metrics/registry';
+import { multipart, startImportHarness } from '../imports/testing/harness';
 
 const TOKEN = 'metrics-scraper-token-0123456789';
+const A = 'extensions.agrochemicalMaterial';
+const MATERIALS = `name,state,${['product_id', 'erp_id', 'company_id', 'material_type', 'plant_origin', 'senasa_name'].map((c) => `${A}.${c}`).join(',')}\nGlifosato,1,P1,M1,C000001,formulated_product,DIV-001,GLIFOSATO\n`;
 
 let h: Harness;
 let monitoring: Record<string, string>;
@@ -49,6 +52,24 @@ describe('/metrics', () => {
     expect(text).toContain('route="/api/v3/reports/:key/exports"');
     expect(text).not.toContain(user.id);
     expect(text).not.toMatch(/@test\.local/);
+  });
+
+  it('counts an import job that ended by its status, and shows the runner idle again', async () => {
+    const imports = await startImportHarness();
+    try {
+      const scrape = async () => (await imports.app.inject({ method: 'GET', url: '/metrics', headers: await imports.userWith(['Monitoring']) })).body;
+      const ended = (text: string) => Number(/^tracemesh_import_jobs_ended_total\{status="succeeded"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      const before = ended(await scrape());
+      const body = multipart({ entity: 'material', dryRun: 'true' }, { name: 'materials.csv', content: MATERIALS });
+      const r = await imports.app.inject({ method: 'POST', url: '/api/imports', headers: { ...(await imports.userWith(['Data Import', 'Master Data'])), ...body.headers }, payload: body.payload });
+      expect(r.statusCode, r.body).toBe(202);
+      await imports.runner.idle();
+      const text = await scrape();
+      expect(ended(text)).toBe(before + 1);
+      expect(text).toMatch(/^tracemesh_import_jobs\{state="queued"\} 0$/m);
+    } finally {
+      await imports.close();
+    }
   });
 
   it('refuses anyone else: no token, a wrong token, a user without the Monitoring key', async () => {
