@@ -44,6 +44,18 @@ describe('POST /api/v3/inbound-messages', () => {
     expect(await h.store.count(INBOUND)).toBe(before);
   });
 
+  it('is written by the server only: the master-data API neither creates one nor changes what one says', async () => {
+    const made = await recordInbound(h.store, { source: 'authority', kind: 'alert', reference: 'A-1', summary: 'as sent' });
+    const before = await h.store.count(INBOUND);
+    const created = await h.app.inject({ method: 'POST', url: `/api/v3/masterdata/${INBOUND}`, headers: integrator, payload: { at: made.at, source: 'forged', kind: 'alert', status: 'received' } });
+    expect(created.statusCode).toBe(400);
+    expect(await h.store.count(INBOUND)).toBe(before);
+    const { id: _id, createdAt: _c, updatedAt: _u, createdBy: _cb, updatedBy: _ub, ...rest } = made;
+    const edited = await h.app.inject({ method: 'PUT', url: `/api/v3/masterdata/${INBOUND}/${made.id}`, headers: integrator, payload: { ...rest, source: 'forged', summary: 'changed' } });
+    expect(edited.statusCode).toBe(400);
+    expect(await h.store.get(INBOUND, made.id)).toMatchObject({ source: 'authority', summary: 'as sent' });
+  });
+
   it('refuses anonymous callers and users without the Inbound Messages key', async () => {
     const before = await h.store.count(INBOUND);
     expect((await post({ source: 'authority', kind: 'alert' }, {})).statusCode).toBe(401);
