@@ -82,6 +82,7 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     return [{ labels: { state: 'queued' }, value: queued }, { labels: { state: 'running' }, value: running }];
   }, ['state']);
   app.readiness.register('report-exports', () => (exports.accepting ? undefined : 'the export jobs are closed'));
+  if (reader) app.readiness.register('report-reader', () => (reader.accepting ? undefined : 'the report reader is closed'));
   app.addHook('onClose', async () => {
     unmeasure();
     if (timer) clearInterval(timer);
