@@ -15,6 +15,7 @@ export type * from './ibc_batch_preparation';
 export type * from './ibc_container';
 export type * from './ibc_delivery';
 export type * from './ibc_event';
+export type * from './inbound_message';
 export type * from './iso_tank';
 export type * from './lot';
 export type * from './material';

@@ -144,6 +144,13 @@ export interface FeatureDef {
   operation?: OperationFeatureDef;
   /** A framed feature drawn by the guest app from report definitions (issue 17). */
   report?: ReportFeatureDef;
+  /** A framed feature the guest app draws from the server's operations routes (issue 18). */
+  monitoring?: MonitoringFeatureDef;
+}
+
+/** caches: the server's caches and this browser's cached GET answers, listed and cleared (/cache-manager). */
+export interface MonitoringFeatureDef {
+  view: 'caches';
 }
 
 /** catalogue: the reports a user may run, by category; print: one report print-ready (key and filters in the address); single: the report `key` alone. */
@@ -336,7 +343,7 @@ export interface ReportDefinition {
   key: string;
   label: LocalText;
   description?: LocalText;
-  category: 'product' | 'ibc' | 'bulk' | 'other';
+  category: 'product' | 'ibc' | 'bulk' | 'other' | 'monitoring';
   access?: string;
   source: { entity: string; query: string; responseField: string };
   pipeline?: Record<string, unknown>[];
@@ -362,7 +369,7 @@ export interface ReportDef {
   key: string;
   label: LocalText;
   description?: LocalText;
-  category: 'product' | 'ibc' | 'bulk' | 'other';
+  category: 'product' | 'ibc' | 'bulk' | 'other' | 'monitoring';
   access: string;
   source: { entity: string; query: string; responseField: string };
   pipeline: Record<string, unknown>[];

@@ -14,13 +14,10 @@ import { csvLine } from '../../server/src/masterdata/exportCsv';
 import { WAREHOUSE_HEADER } from '../../server/src/plugins/access';
 import { realRegistry, startHarness, storeTarget, type Harness } from '../../server/src/testing/harness';
 import type { Doc, Filter } from '../../server/src/store/types';
-import { at, runReport, seedReportDemo } from './demo';
+import { at, runReport, seedReportDemo, specReports } from './demo';
 
 type Headers = Record<string, string>;
 const LANGS: Lang[] = ['en', 'es', 'fr'];
-/** The monitoring screens' reports (issue 18): logs of the platform itself, not of SPEC 3.5's list nor of the demo data. */
-const MONITORING = new Set(realRegistry().features.features.filter((f) => f.group === 'monitoring' && f.report?.key).map((f) => f.report!.key!));
-const SPEC_REPORTS = Object.keys(realRegistry().reports).filter((k) => !MONITORING.has(k));
 
 /** A row as comparable text: keys sorted at every level, so two reads of the same row are equal. */
 function canonical(v: unknown): string {
@@ -69,7 +66,7 @@ const narrowed = new Map<string, { all: number; limited: number }>();
 
 beforeAll(async () => {
   h = await startHarness();
-  defs = SPEC_REPORTS.map((k) => h.registry.reports[k]);
+  defs = specReports(h.registry);
   sample = exportSample(defs);
   ({ plant } = await seedReportDemo(h.registry, h.store));
   const keys = [...new Set(defs.map((d) => d.access))];
@@ -149,7 +146,7 @@ describe(`every report through the API on the demo data (${storeTarget().label})
     for (const d of defs) expect(listed.get(d.key), d.key).toEqual(reportColumns(h.registry, d, lang).map((c) => c.label));
   });
 
-  it.each(SPEC_REPORTS)('%s: rows, count, CSV export, access and the warehouse group', async (key) => {
+  it.each(specReports(realRegistry()).map((d) => d.key))('%s: rows, count, CSV export, access and the warehouse group', async (key) => {
     const def = h.registry.reports[key];
     const lang = LANGS[defs.indexOf(def) % LANGS.length];
 

@@ -178,3 +178,10 @@ async function ibcFixtures(store: Store, ops: OperationsPort, plant: string): Pr
   await ops.transition('ibc', disposed.id, 'dispose', { comment: 'Daño irreparable' }, AT);
   return { draft: draft.id, cancelled: cancelled.id };
 }
+
+/**
+ * The reports of SPEC 3.5, the ones the demo data fills: the monitoring screens' reports
+ * (category monitoring: inbound messages, sync logs) read what integrations write and are
+ * tested with their capabilities.
+ */
+export const specReports = (reg: Registry): ReportDef[] => Object.values(reg.reports).filter((r) => r.category !== 'monitoring');

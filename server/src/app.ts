@@ -18,11 +18,18 @@ import { healthRoutes } from './routes/health';
 import { masterDataRoutes } from './routes/masterdata';
 import { configRoutes } from './routes/config';
 import { WriteHooks } from './records/writeHooks';
+import { metricsPlugin } from './metrics/plugin';
+import { Readiness } from './ops/readiness';
+import { Caches } from './ops/caches';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The app's derive-before-write registry: capabilities register into it, every writer of records applies it. */
     writeHooks: WriteHooks;
+    /** What /api/ready checks: the store, and each background worker its capability registers. */
+    readiness: Readiness;
+    /** The in-memory caches the cache manager lists and clears. */
+    caches: Caches;
   }
 }
 
@@ -36,6 +43,8 @@ export interface AppOptions {
   authenticator: Authenticator;
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** METRICS_TOKEN: the bearer token a Prometheus scraper sends to /metrics (unset: only Monitoring users read them). */
+  metricsToken?: string;
   /** Extra route plugins (identity, imports…) registered after the core ones. */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
 }
@@ -71,6 +80,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   app.decorate('writeHooks', new WriteHooks());
+  app.decorate('readiness', new Readiness());
+  app.decorate('caches', new Caches());
+  // Any collection answers: a count is the cheapest question both stores can be asked.
+  app.readiness.register('store', async () => { await opts.store.count('user'); });
   await app.register(errorsPlugin, { bodyLimit });
   await app.register(frameOrigins, { frame: opts.registry.deployment.settings.frame, publicOrigin: opts.publicOrigin });
   await app.register(securityHeaders, { settings: opts.registry.deployment.settings });
@@ -81,6 +94,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     superadmin: opts.registry.access.superadmin,
     customerKeys: opts.registry.access.keys.filter((k) => k.customerModule).map((k) => k.key),
   });
+  // Before every route, so each one is timed.
+  await app.register(metricsPlugin, { token: opts.metricsToken });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -40,4 +40,11 @@ describe('readConfig: identity settings', () => {
   it('reads TRUST_PROXY as Fastify takes it', () => {
     expect(['', 'true', '1', '10.0.0.0/8,127.0.0.1'].map((v) => readConfig({ TRUST_PROXY: v }).trustProxy)).toEqual([false, true, 1, '10.0.0.0/8,127.0.0.1']);
   });
+
+  it('takes a METRICS_TOKEN that travels as a bearer token and is long enough, and refuses to start with another', () => {
+    expect(readConfig({}).metricsToken).toBeUndefined();
+    expect(readConfig({ METRICS_TOKEN: 'a'.repeat(24) }).metricsToken).toBe('a'.repeat(24));
+    expect(() => readConfig({ METRICS_TOKEN: 'short-token' })).toThrow(/METRICS_TOKEN must be 24 to 512 characters/);
+    expect(() => readConfig({ METRICS_TOKEN: `${'a'.repeat(24)} b` })).toThrow(/METRICS_TOKEN/);
+  });
 });

@@ -34,6 +34,8 @@ export interface ServerConfig {
   anchorUrl?: string;
   /** SYNC_WORKER ("off" disables it), SYNC_LEASE_MS, SYNC_POLL_MS, SYNC_CONCURRENCY, SYNC_BACKOFF_* (docs/authority.md). */
   syncWorker: SyncWorkerConfig;
+  /** METRICS_TOKEN: the bearer token of Prometheus scrapers on /metrics (docs/operations.md). */
+  metricsToken?: string;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -147,6 +149,13 @@ function readTrustProxy(value: string | undefined): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/** Long and plain enough to travel as a bearer token, and to be worth guessing for nobody. */
+function readMetricsToken(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^[A-Za-z0-9_\-.~+/=]{24,512}$/.test(value)) throw new Error('METRICS_TOKEN must be 24 to 512 characters of letters, digits and -._~+/=');
+  return value;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = int(env.PORT, 3000, 'PORT');
   const host = env.HOST || '127.0.0.1';
@@ -172,5 +181,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     imports: readImportLimits(env),
     authority: readAuthorityConfig(env),
     syncWorker: readSyncWorkerConfig(env),
+    metricsToken: readMetricsToken(env.METRICS_TOKEN),
   };
 }

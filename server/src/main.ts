@@ -32,6 +32,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     publicOrigin: config.publicOrigin,
+    metricsToken: config.metricsToken,
     logger: { level: config.logLevel, redact: REDACT, serializers: { req: logRequest } },
     plugins: routePlugins({ registry, store, sessions, config, webDist: existsSync(webDist) ? webDist : undefined }),
   });

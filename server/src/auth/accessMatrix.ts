@@ -36,7 +36,7 @@ export function collectRoutes(app: FastifyInstance): RouteRef[] {
 
 /** Routes meant to answer without sign-in; anything else answering an anonymous caller is a finding. */
 export const PUBLIC_ROUTES: readonly RegExp[] = [
-  /^\/api\/health$/,
+  /^\/api\/(health|ready)$/,
   /^\/api\/openapi\.json$/,
   /^\/api\/docs(\/.*)?$/,
   /^\/api\/config\/public$/,

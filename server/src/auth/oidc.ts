@@ -23,6 +23,16 @@ export class OidcClients {
 
   constructor(private readonly settings: Readonly<Record<string, OidcProviderConfig>>) {}
 
+  /** Providers whose discovery is kept (the cache manager). */
+  get discovered(): number {
+    return this.configs.size;
+  }
+
+  /** Forgets every discovery: the next sign-in discovers its provider again (keys rotated, endpoints moved). */
+  forget(): void {
+    this.configs.clear();
+  }
+
   has(id: string): boolean {
     return Object.hasOwn(this.settings, id);
   }

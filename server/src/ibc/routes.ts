@@ -20,7 +20,13 @@ export async function ibcRoutes(app: FastifyInstance, opts: { registry: Registry
   for (const spec of ibcCollections(opts.registry)) await opts.store.ensureCollection(spec);
   registerIbcHooks(app.writeHooks, opts.registry);
   const service = new IbcService(opts.registry, opts.store);
-  const measures = new IbcMeasures(opts.registry, opts.store, new EventSummaries(opts.store));
+  const summaries = new EventSummaries(opts.store);
+  const measures = new IbcMeasures(opts.registry, opts.store, summaries);
+  const uncache = app.caches.register({
+    name: 'ibc-event-summary', description: 'The IBC event log folded into fleet measures',
+    entries: () => (summaries.kept ? 1 : 0), clear: () => summaries.forget(),
+  });
+  app.addHook('onClose', async () => { uncache(); });
   const readIbc = keysFor(opts.registry, IBC_KEYS, ['getIBC']);
   const inventory = keysFor(opts.registry, IBC_KEYS, ['ibcInventory', 'getListOfAllIbc']);
   const tags = ['IBC'];

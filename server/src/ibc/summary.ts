@@ -138,6 +138,16 @@ export class EventSummaries {
     });
   }
 
+  /** Whether a folded summary is kept in memory (the cache manager). */
+  get kept(): boolean {
+    return this.cached !== undefined;
+  }
+
+  /** Drops the summary kept in memory: the next read loads the stored one and folds on from it. */
+  forget(): Promise<void> {
+    return this.serial(async () => { this.cached = undefined; });
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.tail.then(fn);
     this.tail = run.catch(() => undefined);

@@ -29,6 +29,7 @@ import type { Staged } from './plan';
 import { validateFile, type BatchOutcome, type ValidationInput } from './validation';
 import { validateInThread } from './validationThread';
 import { DEFAULT_IMPORT_LIMITS } from './limits';
+import { metrics } from '../metrics/registry';
 
 export interface RunnerOptions {
   /** Where uploads and staging files live (DATA_DIR/imports). */
@@ -71,6 +72,8 @@ class WriteFailed extends Error {
 /** Validation's progress is saved at most this often. */
 const PROGRESS_MS = 250;
 const STAGE = '.stage.ndjson';
+
+const importsEnded = metrics.counter('import_jobs_ended_total', 'Import jobs ended, by status (done, failed, rolled_back…)', ['status']);
 
 export class ImportRunner {
   private readonly queue: string[] = [];
@@ -139,6 +142,16 @@ export class ImportRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.loop;
+  }
+
+  /** Jobs waiting behind the one being run, and whether one is (metrics). */
+  get states(): { queued: number; running: number } {
+    return { queued: this.queue.length, running: this.loop ? 1 : 0 };
+  }
+
+  /** Whether jobs are still taken: false once the server stops the runner (readiness). */
+  get accepting(): boolean {
+    return !this.stopping;
   }
 
   /** Resolves once the queue is empty (tests and the bench wait on it). */
@@ -381,5 +394,6 @@ export class ImportRunner {
 
   private async finish(id: string, status: Job['status'], error?: JobMessage): Promise<void> {
     await patchJob(this.store, id, { status, phase: 'done', finishedAt: new Date().toISOString(), ...(error ? { error } : {}) });
+    importsEnded.inc({ status });
   }
 }

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { canAccess } from '../../../engine/src/index';
@@ -17,6 +18,8 @@ declare module 'fastify' {
      * with it needs no sign-in, the handler checks the token; without it the route is as `access` says.
      */
     linkToken?: string;
+    /** A machine's bearer token (a metrics scraper) that passes instead of a session; unset, only sessions do. */
+    machineToken?: string;
   }
   interface FastifyRequest {
     principal: AuthPrincipal | null;
@@ -31,6 +34,12 @@ function bearer(request: FastifyRequest): string | undefined {
   if (typeof h !== 'string') return undefined;
   const m = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{10,512})$/.exec(h);
   return m?.[1];
+}
+
+/** Compared in constant time, whatever the lengths. */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 function safeDecode(s: string): string | null {
@@ -55,6 +64,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { authenticato
     if (config.public || isNotFound) return;
     if (config.linkToken && typeof (request.query as Record<string, unknown> | undefined)?.[config.linkToken] === 'string') return;
     const token = bearer(request);
+    if (config.machineToken && token && sameSecret(token, config.machineToken)) return;
     const found = token ? await opts.authenticator.resolve(token) : null;
     if (!found) throw new ApiError('UNAUTHENTICATED');
     const header = request.headers[WAREHOUSE_HEADER];

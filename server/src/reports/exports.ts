@@ -13,6 +13,7 @@ import { MongoStore } from '../store/mongo';
 import { SqliteStore } from '../store/sqlite';
 import type { Filter, Store, StoredDoc } from '../store/types';
 import type { ReportQuery } from '../../../engine/src/index';
+import { metrics } from '../metrics/registry';
 import { filterPairs, filtersOf } from './service';
 import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
 import { outOfMemory, REPORT_THREAD_HEAP, reportThread } from './thread';
@@ -66,6 +67,9 @@ export function storeTarget(store: Store): StoreTarget {
   }
   throw new Error('report exports need the embedded or the MongoDB store');
 }
+
+const exportsCreated = metrics.counter('report_exports_created_total', 'Report exports asked for');
+const exportsEnded = metrics.counter('report_exports_ended_total', 'Report exports ended, by outcome (done, failed)', ['outcome']);
 
 export class ExportJobs {
   private readonly queue: { id: string; work: Omit<ExportWork, 'file' | 'target' | 'registry'> }[] = [];
@@ -124,6 +128,7 @@ export class ExportJobs {
       ...(e.tokenHash ? { tokenHash: e.tokenHash, tokenExpiresAt: e.tokenExpiresAt! } : {}), ...(e.scheduleId ? { scheduleId: e.scheduleId } : {}),
     });
     this.queue.push({ id: doc.id, work: { report: e.report, query: e.query, scope: e.scope, lang: e.lang } });
+    exportsCreated.inc();
     this.pump();
     return doc;
   }
@@ -200,6 +205,7 @@ export class ExportJobs {
       if (end.kind === 'done') {
         renameSync(part, this.fileOf(id));
         await this.store.patch(EXPORT_COLLECTION, id, { status: 'done', rows: end.rows, total: live.total ?? end.rows, progress: 1, finishedAt: this.now().toISOString() });
+        exportsEnded.inc({ outcome: 'done' });
       } else {
         throw new Error(end.message);
       }
@@ -208,6 +214,7 @@ export class ExportJobs {
       // The user sees the reason: not where the server keeps its files.
       const reason = (e instanceof Error ? e.message : String(e)).replaceAll(this.dir, '…');
       this.log.error({ exportId: id, reason }, 'report export failed');
+      exportsEnded.inc({ outcome: 'failed' });
       await this.fail(id, reason).catch((f: unknown) => this.log.error({ exportId: id, reason: String(f) }, 'report export could not be marked failed'));
     } finally {
       if (!this.closed) {
@@ -252,6 +259,16 @@ export class ExportJobs {
     worker.on('error', () => undefined);
     worker.on('exit', () => { const i = this.idle.indexOf(entry); if (i >= 0) { clearTimeout(entry.timer); this.idle.splice(i, 1); } });
     this.idle.push(entry);
+  }
+
+  /** Jobs waiting for a slot and jobs holding one (metrics). */
+  get states(): { queued: number; running: number } {
+    return { queued: this.queue.length, running: this.running.size };
+  }
+
+  /** Whether jobs are still taken: false once the server closes them (readiness). */
+  get accepting(): boolean {
+    return !this.closed;
   }
 
   /** Threads waiting for an export, and threads started so far (for tests and diagnosis). */

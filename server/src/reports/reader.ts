@@ -53,6 +53,11 @@ export class ReportReader {
     private readonly limits: ReaderLimits = READER_LIMITS,
   ) {}
 
+  /** Whether reads are still taken: false once the server closes the reader (readiness). */
+  get accepting(): boolean {
+    return !this.closed;
+  }
+
   /**
    * The rows of `pipeline` on `collection`, read on the thread; `report` names the report in a
    * REPORT_TOO_LARGE or REPORT_TOO_SLOW. With the queue full it fails at once with RATE_LIMITED.

@@ -1,5 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
+import { metrics } from '../metrics/registry';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -76,7 +77,14 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
   const every = opts.scheduleIntervalMs ?? SCHEDULE_EVERY_MS;
   const timer = every > 0 ? setInterval(() => void schedules.runDue().catch((e: unknown) => app.log.error({ reason: String(e) }, 'report schedules failed')), every) : undefined;
   timer?.unref();
+  const unmeasure = metrics.gauge('report_exports', 'Report exports waiting for a thread (queued) and running', () => {
+    const { queued, running } = exports.states;
+    return [{ labels: { state: 'queued' }, value: queued }, { labels: { state: 'running' }, value: running }];
+  }, ['state']);
+  app.readiness.register('report-exports', () => (exports.accepting ? undefined : 'the export jobs are closed'));
+  if (reader) app.readiness.register('report-reader', () => (reader.accepting ? undefined : 'the report reader is closed'));
   app.addHook('onClose', async () => {
+    unmeasure();
     if (timer) clearInterval(timer);
     await exports.close();
     await reader?.close();

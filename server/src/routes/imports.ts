@@ -11,6 +11,7 @@ import { errorFile } from '../imports/errorFile';
 import { getJob, IMPORT_COLLECTIONS, JOBS, presentJob, rejectedPage, toJob } from '../imports/jobs';
 import { DEFAULT_IMPORT_LIMITS } from '../imports/limits';
 import { ImportRunner } from '../imports/runner';
+import { metrics } from '../metrics/registry';
 import { templateCsv } from '../imports/template';
 import { checkEntityAccess, keepUpload, prepareJob, readFields, receive } from '../imports/upload';
 
@@ -73,6 +74,12 @@ export async function importRoutes(app: FastifyInstance, opts: ImportRoutesOptio
   // the running batch finish and leaves the rest to the next start.
   app.addHook('onReady', async () => { await runner.recover(); });
   app.addHook('preClose', async () => { await runner.stop(); });
+  const unmeasure = metrics.gauge('import_jobs', 'Import jobs waiting (queued) and being run', () => {
+    const { queued, running } = runner.states;
+    return [{ labels: { state: 'queued' }, value: queued }, { labels: { state: 'running' }, value: running }];
+  }, ['state']);
+  app.addHook('onClose', async () => { unmeasure(); });
+  app.readiness.register('imports', () => (runner.accepting ? undefined : 'the import runner is stopped'));
 
   await app.register(multipart, { limits: { fileSize: maxFileBytes, files: 1, fields: 10, fieldSize: 1000, parts: 20 } });
   // Any other body reaches the handler unread, which answers 415 naming multipart/form-data.

@@ -16,6 +16,8 @@ import { bulkRoutes } from '../bulk/routes';
 import { reportRoutes } from '../reports/routes';
 import { chainRoutes } from '../chain/routes';
 import { syncRoutes } from '../sync/routes';
+import { cacheRoutes } from '../ops/routes';
+import { inboundRoutes } from '../inbound/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -44,6 +46,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => syncRoutes(a, { registry, store, config }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
+    (a) => cacheRoutes(a, { store }),
+    (a) => inboundRoutes(a, { store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

@@ -32,6 +32,12 @@ class Lru<V> {
     }
     return v;
   }
+  get size(): number {
+    return this.m.size;
+  }
+  clear(): void {
+    this.m.clear();
+  }
   set(key: string, v: V): void {
     this.m.delete(key);
     if (this.m.size >= MAX_ENTRIES) this.m.delete(this.m.keys().next().value as string);
@@ -42,6 +48,17 @@ class Lru<V> {
 export class SearchCache {
   private readonly matches = new Lru<Matches>();
   private readonly counts = new Lru<{ gen: string; n: number }>();
+
+  /** Searches and counts kept (the cache manager). */
+  get size(): number {
+    return this.matches.size + this.counts.size;
+  }
+
+  /** Forgets every search: the next ones ask FTS5 again. */
+  clear(): void {
+    this.matches.clear();
+    this.counts.clear();
+  }
 
   peek(countKey: string, sortKey: string, gen: string): Matches | undefined {
     const hit = this.matches.get(`${countKey}\u0000${sortKey}`);

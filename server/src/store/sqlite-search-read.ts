@@ -32,7 +32,8 @@ type Where = { sql: string; params: unknown[] };
 const MAX_SORTED = MAX_ROWS + 1;
 
 export class SearchReads {
-  private readonly cache = new SearchCache();
+  /** Remembered searches (the cache manager lists and clears it). */
+  readonly cache = new SearchCache();
   private readonly inflight = new Map<string, Promise<number[]>>();
   readonly compactor: SearchCompactor;
   private readonly pool: SearchPool | null;

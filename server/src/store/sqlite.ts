@@ -518,6 +518,11 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** The remembered searches and counts (the cache manager lists and clears them). */
+  get searchCache(): { readonly size: number; clear(): void } {
+    return this.searchReads.cache;
+  }
+
   async close(): Promise<void> {
     while (this.txDone) await this.txDone;
     if (this.closed) return;

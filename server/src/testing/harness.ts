@@ -80,9 +80,10 @@ export async function startHarness(options: { registry?: Registry; bodyLimit?: n
   const registry = options.registry ?? realRegistry();
   const { store, dir, dispose } = await openTestStore(registry, 'tm-api-');
   const sessions = new Sessions(registry, store);
+  const config = readConfig({ ...process.env, ...options.env, DATA_DIR: dir });
   const app = await buildApp({
-    registry, store, authenticator: sessions, bodyLimit: options.bodyLimit,
-    plugins: routePlugins({ registry, store, sessions, config: readConfig({ ...process.env, ...options.env, DATA_DIR: dir }) }),
+    registry, store, authenticator: sessions, bodyLimit: options.bodyLimit, metricsToken: config.metricsToken,
+    plugins: routePlugins({ registry, store, sessions, config }),
   });
   await app.ready();
   return {

@@ -7,6 +7,13 @@ export interface StorageLike {
   readonly length: number;
 }
 
+export interface CachedAnswer {
+  id: string;
+  expiresAt: number;
+  size: number;
+  expired: boolean;
+}
+
 interface Entry {
   expiresAt: number;
   data: unknown;
@@ -69,14 +76,33 @@ export class ResponseCache {
     this.storage?.removeItem(this.keyOf(id));
   }
 
-  /** Removes every entry of this deployment (on sign-out, so the next user sees none of them). */
-  clear(): void {
-    if (!this.storage) return;
+  /** The storage keys of this deployment's entries. */
+  private keys(): string[] {
+    if (!this.storage) return [];
     const keys: string[] = [];
     for (let i = 0; i < this.storage.length; i++) {
       const k = this.storage.key(i);
       if (k !== null && k.startsWith(this.prefix)) keys.push(k);
     }
-    for (const k of keys) this.storage.removeItem(k);
+    return keys;
+  }
+
+  /** The answers kept now (the cache manager): what was asked, until when, and its size in characters. */
+  list(): CachedAnswer[] {
+    return this.keys().flatMap((k) => {
+      const raw = this.storage!.getItem(k);
+      let expiresAt = 0;
+      try {
+        expiresAt = Number((JSON.parse(raw ?? '') as Entry).expiresAt) || 0;
+      } catch {
+        // A damaged entry is listed as expired; the next read drops it.
+      }
+      return raw === null ? [] : [{ id: k.slice(this.prefix.length), expiresAt, size: raw.length, expired: expiresAt <= this.now() }];
+    }).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Removes every entry of this deployment (on sign-out, so the next user sees none of them). */
+  clear(): void {
+    for (const k of this.keys()) this.storage!.removeItem(k);
   }
 }

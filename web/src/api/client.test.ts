@@ -150,6 +150,25 @@ describe('ResponseCache', () => {
     expect(storage.keys().sort()).toEqual(['agro.session', 'other.apiCache.profile']);
   });
 
+  it('lists its own deployment\'s answers for the cache manager: what, until when, how big, whether expired', () => {
+    const storage = new MemoryStorage();
+    storage.setItem('other.apiCache.profile', 'x');
+    storage.setItem('agro.apiCache.broken', '{not json');
+    let now = 0;
+    const cache = new ResponseCache('agro', 1000, storage, () => now);
+    cache.set('/api/config', { a: 1 });
+    now = 500;
+    cache.set('profile', 'me');
+    now = 1200;
+    expect(cache.list()).toEqual([
+      { id: '/api/config', expiresAt: 1000, size: storage.getItem('agro.apiCache./api/config')!.length, expired: true },
+      { id: 'broken', expiresAt: 0, size: 9, expired: true },
+      { id: 'profile', expiresAt: 1500, size: storage.getItem('agro.apiCache.profile')!.length, expired: false },
+    ]);
+    cache.clear();
+    expect(cache.list()).toEqual([]);
+  });
+
   it('drops a damaged entry instead of answering with it', () => {
     const storage = new MemoryStorage();
     storage.setItem('agro.apiCache.a', '{not json');

@@ -1,17 +1,18 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter } from 'react-router-dom';
-import { buildMenu, buildRouteTable, routesFor, type Registry, type WarehouseGroup } from '../../../engine/src/index';
+import { buildMenu, buildRouteTable, localize, routesFor, type Registry, type WarehouseGroup } from '../../../engine/src/index';
 import { ServicesContext, type Services } from '../app/services';
 import { isLang } from '../i18n/language';
 import { ShellContext, type ShellValue } from '../shell/shellContext';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { operationView } from '../operations/model';
-import { reportFeature } from './featureHost';
+import { monitoringFeature, reportFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
 
 const OperationScreen = lazy(() => import('../operations/OperationScreen'));
 const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
+const CacheManager = lazy(() => import('../monitoring/CacheManager'));
 
 interface Access { access: string[]; groups: { name: string; access: string[] }[] }
 
@@ -37,7 +38,8 @@ function StandIn({ featureId, warehouse }: { featureId: string; warehouse: Wareh
  * The app inside the feature frame: it speaks the guest side of the frame protocol (SPEC 7),
  * reads the definitions as the signed-in user (the session the shell stored on this origin,
  * sent as a bearer header) and draws a feature with an `operation` from its workflow, one
- * with a `report` from the report definitions; any other feature gets the stand-in.
+ * with a `report` from the report definitions, one with `monitoring` from the operations
+ * routes; any other feature gets the stand-in.
  */
 export default function FeatureHost({ featureId, services }: { featureId: string; services: Services }) {
   const { i18n } = useTranslation();
@@ -62,6 +64,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   const ready = loaded !== null && loaded !== 'none' ? loaded : null;
   const view = useMemo(() => (ready ? operationView(ready.registry, featureId) : null), [ready, featureId]);
   const report = useMemo(() => (ready ? reportFeature(ready.registry, featureId) : null), [ready, featureId]);
+  const monitoring = useMemo(() => (ready ? monitoringFeature(ready.registry, featureId) : null), [ready, featureId]);
   const shell = useMemo<ShellValue | null>(() => {
     if (!ready) return null;
     const principal = { access: ready.access.access, groups: ready.access.groups, selectedWarehouse: warehouseName };
@@ -70,7 +73,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   }, [ready, lang, warehouseName]);
 
   if (loaded === null) return <main className="tm-guest" aria-busy="true" />;
-  if ((!view && !report) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
+  if ((!view && !report && !monitoring) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
   const group = frame.warehouse ?? frame.warehouseList.find((g) => g.name === warehouseName) ?? null;
   const { toast } = services.config.deployment.settings;
   return (
@@ -81,7 +84,9 @@ export default function FeatureHost({ featureId, services }: { featureId: string
             <Suspense fallback={<main className="tm-guest" aria-busy="true" />}>
               {view
                 ? <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
-                : report && <ReportsScreen feature={report} warehouseName={warehouseName} goTo={frame.goTo} />}
+                : report
+                  ? <ReportsScreen feature={report} warehouseName={warehouseName} goTo={frame.goTo} />
+                  : monitoring && <CacheManager title={localize(monitoring.name, lang)} />}
             </Suspense>
           </HashRouter>
         </ToastProvider>

@@ -1,4 +1,4 @@
-import type { FeatureDef, FrameAddresses, Registry, ReportFeatureDef } from '../../../engine/src/index';
+import type { FeatureDef, FrameAddresses, MonitoringFeatureDef, Registry, ReportFeatureDef } from '../../../engine/src/index';
 
 /**
  * When the deployment's features origin is a path of this very server (the default,
@@ -30,4 +30,10 @@ export function framedFeatureId(
 export function reportFeature(registry: Pick<Registry, 'features'>, featureId: string): (FeatureDef & { report: ReportFeatureDef }) | null {
   const f = registry.features.features.find((x) => x.id === featureId);
   return f?.report ? (f as FeatureDef & { report: ReportFeatureDef }) : null;
+}
+
+/** The framed feature drawn from the operations routes (features.json `monitoring`), or null. */
+export function monitoringFeature(registry: Pick<Registry, 'features'>, featureId: string): (FeatureDef & { monitoring: MonitoringFeatureDef }) | null {
+  const f = registry.features.features.find((x) => x.id === featureId);
+  return f?.monitoring ? (f as FeatureDef & { monitoring: MonitoringFeatureDef }) : null;
 }

@@ -39,6 +39,11 @@ export async function providerRoutes(app: FastifyInstance, ctx: IdentityContext)
   await ctx.store.ensureCollection(FLOW_COLLECTION_SPEC);
   const flows = new AuthFlows(ctx.store, ctx.now);
   const oidc = new OidcClients(ctx.identity.oidc);
+  const uncache = app.caches.register({
+    name: 'oidc-discovery', description: 'Sign-in providers\' discovered endpoints and keys',
+    entries: () => oidc.discovered, clear: () => oidc.forget(),
+  });
+  app.addHook('onClose', async () => { uncache(); });
   const listed = new Map(ctx.registry.deployment.settings.signIn.providers.map((p) => [p.id, p]));
   const callbackUrl = (id: string) => `${ctx.publicUrl}/api/auth/provider/${id}/callback`;
   const saml = ctx.identity.saml && listed.get('saml')?.kind === 'saml' ? new SamlProvider(ctx.identity.saml, callbackUrl('saml'), flows.samlRequestCache(), FLOW_TTL_MS) : undefined;
