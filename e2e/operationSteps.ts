@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
-import type { WorkflowDef } from '../engine/src/index';
+import type { DeploymentDef, WorkflowDef } from '../engine/src/index';
 import { makeAppRoot } from './harness/appRoot';
 import { startServer, type RunningServer } from './harness/server';
 import { USERS } from './harness/users';
@@ -29,16 +29,24 @@ export interface StoryServer {
   post<T>(path: string, body: unknown): Promise<{ status: number; body: T }>;
   /** The id of the first record of `entity` the search `q` finds. */
   idOf(entity: string, q: string): Promise<string>;
+  /** Where the server keeps its data (the embedded store's file is in it). */
+  dataDir: string;
   stop(): Promise<void>;
+}
+
+/** What a story changes in its server: its environment, its deployment. */
+export interface StoryOptions {
+  env?: Record<string, string>;
+  deployment?: (d: DeploymentDef) => void;
 }
 
 /**
  * A server of the story's own on E2E_PORT_BASE + `offset`, on a copy of the definitions and a
  * data directory `seed` fills before it starts; stop() removes both.
  */
-export async function startStoryServer(offset: number, prefix: string, seed: (appRoot: string, dataDir: string) => Promise<void>): Promise<StoryServer> {
+export async function startStoryServer(offset: number, prefix: string, seed: (appRoot: string, dataDir: string) => Promise<void>, options: StoryOptions = {}): Promise<StoryServer> {
   const port = (Number(process.env.E2E_PORT_BASE) || 3101) + offset;
-  const appRoot = makeAppRoot(process.cwd(), () => undefined);
+  const appRoot = makeAppRoot(process.cwd(), options.deployment ?? (() => undefined));
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   let server: RunningServer | undefined;
   const stop = async () => {
@@ -56,7 +64,7 @@ export async function startStoryServer(offset: number, prefix: string, seed: (ap
     await seed(appRoot, join(dataDir, 'data'));
     server = await startServer(process.cwd(), port, {
       DATA_DIR: join(dataDir, 'data'), APP_ROOT: appRoot, ADMIN_EMAIL: USERS.admin.email, ADMIN_PASSWORD: USERS.admin.password,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: `http://127.0.0.1:${port}`, ...options.env,
     });
   } catch (e) {
     await stop();
@@ -71,7 +79,7 @@ export async function startStoryServer(offset: number, prefix: string, seed: (ap
     return (await res.json()) as T;
   };
   return {
-    server, api, stop,
+    server, api, stop, dataDir: join(dataDir, 'data'),
     async post<T>(path: string, body: unknown) {
       const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as T };

@@ -43,7 +43,8 @@ function startWorker(app: FastifyInstance, opts: SyncRoutesOptions): SyncWorker 
   const instance = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const worker = new SyncWorker(opts.registry, opts.store, authority, { ...cfg, instance, log: app.log });
   worker.start();
-  app.addHook('onClose', () => worker.stop());
+  const unregister = app.readiness.register('sync-worker', () => worker.health());
+  app.addHook('onClose', async () => { unregister(); await worker.stop(); });
   return worker;
 }
 

@@ -178,6 +178,10 @@ describe('the outbox', () => {
     const alert = (await h.store.get('alert', syncAlertId('overdue', key)))!;
     expect(alert).toMatchObject({ severity: 'error', deposit: plant, operation: { workflow: 'product_import', id: rec.id }, title: { en: expect.stringContaining('overdue') } });
     expect((alert.title as Record<string, string>).es).toContain(rec.id);
+    // /alerts lists it for whoever reads the alerts.
+    const reader = (await h.userWith(['Alerts'])).headers;
+    const rows = await ok('GET', '/api/v3/reports/get_alerts_data/rows', reader);
+    expect(rows.alertsData).toContainEqual(expect.objectContaining({ id: syncAlertId('overdue', key), severity: 'error', title: alert.title }));
     const status = await ok('GET', '/api/v3/sync/status', monitor);
     expect(status).toMatchObject({ pending: 1, overdue: 0 });
     fake.control.set('up');
@@ -218,7 +222,7 @@ describe('records made pending without a transition', () => {
 });
 
 describe('the worker started with the server', () => {
-  it('sends with AUTHORITY_* set, and not with SYNC_WORKER=off', async () => {
+  it('sends with AUTHORITY_* set, and not with SYNC_WORKER=off; readiness checks the worker that runs', async () => {
     const env = { AUTHORITY_BASE_URL: fake.url, AUTHORITY_USER: FAKE_USER, AUTHORITY_PASSWORD: FAKE_PASSWORD, SYNC_POLL_MS: '20' };
     for (const worker of ['on', 'off']) {
       const other = await startHarness({ env: { ...env, SYNC_WORKER: worker } });
@@ -229,10 +233,28 @@ describe('the worker started with the server', () => {
         while (worker === 'on' && (await synced()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
         if (worker === 'off') await new Promise((r) => setTimeout(r, 300));
         expect(await synced()).toBe(worker === 'on' ? 3 : 0);
+        // Readiness names the worker where one runs, and says it is stopped once it stops.
+        const ready = async () => ((await other.app.inject({ method: 'GET', url: '/api/ready' })).json() as { checks: { name: string; ok: boolean; reason?: string }[] }).checks.find((c) => c.name === 'sync-worker');
+        expect(await ready()).toEqual(worker === 'on' ? expect.objectContaining({ ok: true }) : undefined);
       } finally {
         await other.close();
       }
     }
+  });
+});
+
+describe('the worker\'s health', () => {
+  it('is stopped until started and after stopping, and stuck once nothing moved for longer than a lease', async () => {
+    const own = new SyncWorker(h.registry, h.store, createHttpAuthority({ baseUrl: fake.url, user: FAKE_USER, password: FAKE_PASSWORD, timeoutMs: 2_000 }), { instance: 'health', leaseMs: 60_000, pollMs: 1_000 });
+    expect(own.health()).toBe('the sync worker is stopped');
+    own.start();
+    try {
+      expect(own.health()).toBeUndefined();
+      expect(own.health(Date.now() + 61_000)).toMatch(/^the sync worker has not moved for 6\d s$/);
+    } finally {
+      await own.stop();
+    }
+    expect(own.health()).toBe('the sync worker is stopped');
   });
 });
 

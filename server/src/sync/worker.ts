@@ -48,6 +48,8 @@ export class SyncWorker {
   private running?: Promise<void>;
   private stopping = false;
   private wake?: () => void;
+  /** When the loop last began a pass or wrote a job's outcome. */
+  private beat = Date.now();
 
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly authority: AuthorityAdapter, options: WorkerOptions) {
     this.o = {
@@ -70,6 +72,13 @@ export class SyncWorker {
     this.running = undefined;
   }
 
+  /** For readiness: why the worker is not sending (stopped, or stuck longer than a lease), else undefined. */
+  health(now = Date.now()): string | undefined {
+    if (!this.running || this.stopping) return 'the sync worker is stopped';
+    const idle = now - this.beat;
+    return idle > Math.max(this.o.leaseMs, 3 * this.o.pollMs) ? `the sync worker has not moved for ${Math.round(idle / 1000)} s` : undefined;
+  }
+
   /** Ends the pause between passes (a job was just made due). */
   poke(): void {
     this.wake?.();
@@ -77,6 +86,7 @@ export class SyncWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      this.beat = Date.now();
       let done = 0;
       try {
         done = await this.pass();
@@ -105,6 +115,7 @@ export class SyncWorker {
         const job = leased[next++];
         try {
           await this.process(job, data);
+          this.beat = Date.now();
         } catch (e) {
           if (!(e instanceof LeaseLost)) this.o.log?.error({ err: e, key: job.key }, 'sync job failed to be written');
         }
