@@ -141,7 +141,7 @@ describe('declarations to the authority, in Chromium', () => {
       const fr = page.frameLocator('iframe[data-feature]');
       await fr.locator('[data-testid=report-view][data-report=get_alerts_data]').waitFor({ timeout: 30_000 });
       await fr.locator('[data-testid=list-row]').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-      return fr.locator('[data-testid=list-row]', { hasText: refused.overdue.id }).filter({ hasText: 'overdue' }).count();
+      return fr.locator('[data-testid=list-row]', { hasText: refused.overdue.importID }).filter({ hasText: 'overdue' }).count();
     };
     // Its deadline is a minute after it was declared; the deadlines are looked at every two seconds.
     await expect.poll(overdueAlert, { timeout: 120_000, interval: 3000 }).toBeGreaterThan(0);

@@ -25,6 +25,8 @@ export interface SyncJob {
   deadline: string;
   dueSoonAt: string;
   deposit?: string;
+  /** The record's title when the job was written (its entity's titleField), for the alerts. */
+  title?: string;
   leaseOwner?: string;
   leaseUntil?: string;
   lastError?: string;

@@ -56,7 +56,7 @@ export async function raiseSyncAlerts(store: Store, reg: Registry, now: Date): P
       const label = reg.workflows[job.workflow]?.label ?? ({ en: job.workflow } as LocalText);
       const date = job.deadline.slice(0, 16).replace('T', ' ');
       return {
-        id: syncAlertId(kind, job.key), title: filled(text.title, label, job.recordId, date), description: filled(text.description, label, job.recordId, date),
+        id: syncAlertId(kind, job.key), title: filled(text.title, label, job.title || job.recordId, date), description: filled(text.description, label, job.title || job.recordId, date),
         severity: kind === 'overdue' ? 'error' : 'warning', operation: { workflow: job.workflow, id: job.recordId, transition: '' },
         ...(job.deposit ? { deposit: job.deposit } : {}),
       } as unknown as Doc;

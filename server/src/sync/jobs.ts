@@ -1,4 +1,5 @@
 import type { Registry, WorkflowDef } from '../../../engine/src/index';
+import { recordTitle } from '../../../engine/src/list/index';
 import type { TransitionWrite, WriteHooks } from '../records/writeHooks';
 import { isStoreError, type Doc, type Store } from '../store/types';
 import { SYNC_JOB, type JobKind, type SyncJob } from './collections';
@@ -45,6 +46,8 @@ export function newJob(reg: Registry, wf: WorkflowDef, recordId: string, record:
     state: 'pending', rev: 0, attempts: 0, nextAt: at, declaredAt: at, deadline,
     dueSoonAt: new Date(Date.parse(deadline) - window * share).toISOString(),
     ...(typeof deposit === 'string' ? { deposit } : {}),
+    // What the alerts call the record (its import number, its remito…), not its internal id.
+    title: recordTitle(reg.entities[wf.entity], { ...record, id: recordId }, 'en'),
   };
 }
 

@@ -177,7 +177,9 @@ describe('the outbox', () => {
     expect(await raiseSyncAlerts(h.store, h.registry, new Date(deadline + 1))).toBe(1);
     const alert = (await h.store.get('alert', syncAlertId('overdue', key)))!;
     expect(alert).toMatchObject({ severity: 'error', deposit: plant, operation: { workflow: 'product_import', id: rec.id }, title: { en: expect.stringContaining('overdue') } });
-    expect((alert.title as Record<string, string>).es).toContain(rec.id);
+    // Named as the user knows it: the import number, not the record's internal id.
+    expect((alert.title as Record<string, string>).es).toContain(rec.importID);
+    expect((alert.title as Record<string, string>).en).not.toContain(rec.id);
     // /alerts lists it for whoever reads the alerts.
     const reader = (await h.userWith(['Alerts'])).headers;
     const rows = await ok('GET', '/api/v3/reports/get_alerts_data/rows', reader);
