@@ -65,6 +65,7 @@ const EXPRESSIONS: unknown[] = [
   { $gt: ['$n', 0] }, { $gte: ['$n', '$m'] }, { $lt: ['$s', 'b'] }, { $lte: ['$n', 2] },
   { $and: [{ $eq: ['$s', 'a'] }, '$n'] }, { $or: ['$missing', '$s'] },
   { $cond: [{ $gt: ['$n', 0] }, '$s', 'no'] },
+  { $literal: '$n' }, { $literal: { en: 'Accepted', es: 'Aceptado' } }, { $cond: [{ $eq: ['$s', 'a'] }, { $literal: { en: 'A' } }, '$s'] },
   { $add: ['$n', 1] }, { $add: ['$n', '$m', '$at'] }, { $multiply: ['$n', '$m'] }, { $subtract: ['$n', '$m'] }, { $divide: ['$n', '$m'] },
   { $floor: '$n' }, { $floor: { $divide: ['$n', 3] } },
   { $toDate: '$at' }, { $subtract: [{ $toDate: '$at' }, { $toDate: '$since' }] },

@@ -246,11 +246,17 @@ function compileValue(e: unknown, now: Date): Expr | undefined {
   if (keys.length === 0) return undefined;
   if (keys[0].startsWith('$')) {
     if (keys.length !== 1) return undefined;
+    // $literal's argument is a value as it stands, never an expression ("$x" is the text "$x").
+    if (keys[0] === '$literal') {
+      const value = e.$literal;
+      return () => value;
+    }
     const op = Object.hasOwn(OPS, keys[0]) ? OPS[keys[0]] : undefined;
     if (!op) return undefined;
     const raw = e[keys[0]];
     // $filter compiles its own parts (its cond sees a variable); the rest take their arguments evaluated.
     if (keys[0] === '$filter') return op([], raw, now);
+
     const args = (Array.isArray(raw) ? raw : [raw]).map((x) => compileExpr(x, now));
     if (args.some((x) => !x)) return undefined;
     return op(args as Expr[], raw, now);
