@@ -1,4 +1,4 @@
-import type { Registry, WorkflowDef } from '../../../engine/src/index';
+import { lineValue, type Registry, type WorkflowDef } from '../../../engine/src/index';
 import { getPath } from '../store/docs';
 import type { Store, StoredDoc } from '../store/types';
 import { linesOf } from '../workflows/lines';
@@ -15,6 +15,13 @@ function isoOf(v: unknown, fallback: string): string {
   return Number.isNaN(t) ? fallback : new Date(t).toISOString();
 }
 
+/**
+ * A line's value for one of its workflow's line roles: a path in the line, or `$record.<path>`
+ * (a batch preparation fills every container from the record's one source lot).
+ */
+const roleOf = (record: Rec, line: Rec) => (path: string | undefined): unknown =>
+  (path === undefined ? undefined : lineValue(path, { record, line, userId: '', now: '' }));
+
 /** The product lines as the authority counts them: a rejection sends the quantities refused. */
 function productLines(wf: WorkflowDef, record: Rec, job: SyncJob, gtins: Map<string, string | undefined>): AuthorityLine[] {
   if (!wf.lines) {
@@ -27,12 +34,13 @@ function productLines(wf: WorkflowDef, record: Rec, job: SyncJob, gtins: Map<str
   }
   const def = wf.lines;
   return linesOf(record, def).flatMap((l) => {
-    const material = text(getPath(l, def.material));
-    const all = Number(getPath(l, def.quantity));
-    const rejected = def.rejected ? Number(getPath(l, def.rejected)) : NaN;
+    const role = roleOf(record, l);
+    const material = text(role(def.material));
+    const all = Number(role(def.quantity));
+    const rejected = def.rejected ? Number(role(def.rejected)) : NaN;
     const quantity = job.kind === 'reject' && job.partial && Number.isFinite(rejected) ? rejected : all;
     if (job.kind === 'reject' && job.partial && !(quantity > 0)) return [];
-    return [defined({ gtin: material ? gtins.get(material) : undefined, authorityCode: material, lot: text(getPath(l, def.batch)), quantity })];
+    return [defined({ gtin: material ? gtins.get(material) : undefined, authorityCode: material, lot: text(role(def.batch)), quantity })];
   });
 }
 
@@ -67,7 +75,7 @@ export async function readPass(reg: Registry, store: Store, jobs: SyncJob[]): Pr
     const record = records.get(recordKey(job.entity, job.recordId));
     if (!record) continue;
     const def = wf.lines;
-    if (def) for (const l of linesOf(record, def)) { const m = text(getPath(l, def.material)); if (m) materials.add(m); }
+    if (def) for (const l of linesOf(record, def)) { const m = text(roleOf(record, l)(def.material)); if (m) materials.add(m); }
     for (const f of wf.depositFields) { const d = text(getPath(record, f)); if (d) deposits.add(d); }
   }
   const [gtins, glns] = await Promise.all([byIds(store, 'material', materials, 'gtin'), byIds(store, 'company_division', deposits, 'gln')]);
