@@ -33,10 +33,21 @@ export function declarable(reg: Registry): { wf: WorkflowDef; minutes: number }[
   return Object.values(reg.workflows).filter((wf) => wf.declarable).map((wf) => ({ wf, minutes: minutes[wf.name] }));
 }
 
+/** How many of the record's transitions so far (its history, this one included) sent a message of this kind. */
+function sentOfKind(wf: WorkflowDef, record: Record<string, unknown>, kind: JobKind): number {
+  const declaring = new Set(wf.transitions.filter((t) => t.effects?.some((e) => e.type === 'setSyncPending') && kindOf(t.id).kind === kind).map((t) => t.id));
+  const history = Array.isArray(record.history) ? (record.history as { transition?: unknown }[]) : [];
+  return history.filter((h) => typeof h.transition === 'string' && declaring.has(h.transition)).length;
+}
+
 /** A new pending job; it is due soon in the last `dueSoonPercent` of its workflow's window. */
 export function newJob(reg: Registry, wf: WorkflowDef, recordId: string, record: Record<string, unknown>, transition: string, at: string, deadline: string): SyncJob {
   const { kind, partial } = kindOf(transition);
-  const key = jobKey(wf.name, recordId, kind);
+  // A record declared again (a donation dispatched, then returned) is a new transaction: its
+  // second message of a kind is keyed by how many it has sent, counted from its history (so a
+  // replayed write gets the same key); the first keeps the plain key the receivers' answers name.
+  const nth = sentOfKind(wf, record, kind);
+  const key = nth > 1 ? `${jobKey(wf.name, recordId, kind)}:${nth}` : jobKey(wf.name, recordId, kind);
   const settings = reg.deployment.settings.sync;
   const window = (settings?.deadlineMinutes[wf.name] ?? 0) * MINUTE;
   const share = (settings?.dueSoonPercent ?? 0) / 100;

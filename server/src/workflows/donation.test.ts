@@ -14,7 +14,7 @@ import { WAREHOUSE_HEADER } from '../plugins/access';
 const FIXTURE = join(process.cwd(), 'server/src/workflows/fixtures/donation');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURE, name), 'utf8'));
 
-/** The repository's definitions plus the donation's five pieces, in a temp dir. */
+/** The repository's definitions plus the donation's six pieces, in a temp dir. */
 function definitionsWithDonation(root: string): void {
   for (const dir of ['schemas', 'reports']) cpSync(join(process.cwd(), dir), join(root, dir), { recursive: true });
   const edit = (path: string, change: (json: any) => void) => {
@@ -28,7 +28,11 @@ function definitionsWithDonation(root: string): void {
     a.templates.find((t: { id: string }) => t.id === 'traceabilityOperator').keys.push('Donations');
   });
   edit('schemas/features.json', (f) => { f.features.push(...fixture('features.json')); });
-  edit('schemas/deployment.json', (d) => { Object.assign(d.features, fixture('deployment-features.json')); });
+  edit('schemas/deployment.json', (d) => {
+    Object.assign(d.features, fixture('deployment-features.json'));
+    // Declared to the authority: its legal deadline, as every declarable operation has one.
+    Object.assign(d.settings.sync.deadlineMinutes, fixture('deadline-minutes.json'));
+  });
   cpSync(join(FIXTURE, 'entities/donation.json'), join(root, 'schemas/entities/donation.json'));
   cpSync(join(FIXTURE, 'workflows/donation.json'), join(root, 'schemas/workflows/donation.json'));
 }
@@ -127,6 +131,8 @@ describe('a donation added as JSON only', () => {
     expect(back.body.record.status).toBe('Returned');
     expect(await stock()).toBe(70);
     expect(await h.store.count('alert', { 'operation.id': d.id })).toBe(1);
+    // Dispatched, then returned: two declarations to the authority, each under a key of its own.
+    expect((await h.store.find('sync_job', { filter: { recordId: d.id }, sort: { key: 1 } })).map((j) => j.key)).toEqual([`donation:${d.id}:declare`, `donation:${d.id}:declare:2`]);
     const big = await donate('DON-3', 71);
     const refused = await transition(big.id, 'dispatch');
     expect(refused.status).toBe(400);
