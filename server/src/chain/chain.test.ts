@@ -216,6 +216,21 @@ describe('anchoring', () => {
     expect((await verify()).ok).toBe(true);
   });
 
+  it('an anchoring is the server\'s: the master-data API cannot forge one, and one that is no range of the chain is a mismatch, not a failure', async () => {
+    const forged = await h.app.inject({ method: 'POST', url: '/api/v3/masterdata/chain_anchor', headers: (await h.userWith(['Sync Logs', 'Master Data'])).headers, payload: {
+      at: '2026-01-01T00:00:00Z', account: IBC, kind: 'ibc', environment: 'test', network: 'n', fromSeq: 5, toSeq: 2, entries: 3, root: 'x', status: 'anchored',
+    } });
+    expect(forged.statusCode).toBe(400);
+    // Written straight into the store (a damaged or hand-made record): named, and verify still answers.
+    const bad = await h.store.insert('chain_anchor', { at: '2026-01-01T00:00:00Z', account: IBC, kind: 'ibc', environment: 'test', network: 'n', fromSeq: 5, toSeq: 2, entries: 3, root: 'x', status: 'anchored' });
+    try {
+      expect(await problemOf(IBC)).toMatchObject({ type: 'anchorMismatch', anchor: { id: bad.id, fromSeq: 5, toSeq: 2 } });
+    } finally {
+      await h.store.delete('chain_anchor', bad.id);
+    }
+    expect((await verify()).ok).toBe(true);
+  });
+
   it('/blockchain-sync-logs shows every anchoring, newest first, its labels in the user\'s language', async () => {
     const r = await h.app.inject({ method: 'GET', url: '/api/v3/reports/blockchain_sync_logs/rows?status=failed', headers: { ...monitor, 'accept-language': 'es' } });
     expect(r.statusCode, r.body).toBe(200);

@@ -105,6 +105,12 @@ async function walkAccount(store: Store, a: ChainAccount, o: VerifyOptions): Pro
   // The anchored roots, over entries contiguous from 1 (a gap is met before any range it cuts).
   const hashes = joined(parts.map((p) => p.hashes));
   for (const an of anchors) {
+    // A record that cannot be a range of this chain (written by hand, or damaged) is a mismatch, not a crash.
+    const range = Number.isInteger(an.fromSeq) && Number.isInteger(an.toSeq) && an.fromSeq >= 1 && an.toSeq >= an.fromSeq;
+    if (!range) {
+      met.push({ at: Number.isInteger(an.fromSeq) && an.fromSeq >= 1 ? an.fromSeq : 1, problem: anchorProblem(an) });
+      break;
+    }
     if (an.toSeq >= firstAt()) break;
     if (an.toSeq >= expected || merkleRootOf(hashes, an.fromSeq - 1, an.toSeq - an.fromSeq + 1) !== an.root) {
       met.push({ at: Math.min(an.toSeq, expected), problem: anchorProblem(an) });

@@ -1,4 +1,6 @@
 /** The report routes' JSON schemas (CONTRACT17 §4); filters are the report's own, checked by parseReportQuery. */
+import reportMeta from '../../../schemas/meta/report.schema.json';
+
 // The examples name reports every deployment has, so a fuzzer given the document reaches past the 404 of an unknown key.
 const key = { type: 'string', minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9_{}.-]+$', examples: ['deliveries_products_report', 'get_alerts_data'] } as const;
 const id = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:|-]+$' } as const;
@@ -69,7 +71,7 @@ const anyObject = { type: 'object', additionalProperties: true } as const;
 const catalogueEntry = {
   type: 'object', required: ['key', 'label', 'category', 'responseField', 'filters', 'columns', 'sort', 'export'],
   properties: {
-    key: { type: 'string' }, label: { type: 'string' }, description: { type: 'string' }, category: { type: 'string', enum: ['product', 'ibc', 'bulk', 'other'] },
+    key: { type: 'string' }, label: { type: 'string' }, description: { type: 'string' }, category: { type: 'string', enum: reportMeta.properties.category.enum },
     responseField: { type: 'string' },
     filters: {
       type: 'array',
