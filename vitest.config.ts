@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['engine/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'e2e/**/*.e2e.ts'],
+    setupFiles: ['scripts/test/fastCheckSeed.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
