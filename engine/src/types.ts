@@ -146,6 +146,20 @@ export interface FeatureDef {
   report?: ReportFeatureDef;
   /** A framed feature the guest app draws from the server's operations routes (issue 18). */
   monitoring?: MonitoringFeatureDef;
+  /** A framed feature the guest app draws from a dashboard definition (issue 19). */
+  dashboard?: DashboardFeatureDef;
+  /** A framed feature the guest app draws from the trace routes (issue 19). */
+  trace?: TraceFeatureDef;
+}
+
+/** The dashboard definition (schemas/dashboards/<key>.json) a feature shows. */
+export interface DashboardFeatureDef {
+  key: string;
+}
+
+/** map: a trace as a graph and on a map, with its exports; events: the events behind a trace, or every event; history: one lot's story. */
+export interface TraceFeatureDef {
+  view: 'map' | 'events' | 'history';
 }
 
 /** caches: the server's caches and this browser's cached GET answers, listed and cleared (/cache-manager). */
