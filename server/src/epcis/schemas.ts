@@ -7,7 +7,7 @@ import type { EpcisLimits } from './limits';
 import { MATCHES } from './params';
 
 const list = (description: string) => ({ type: 'string', maxLength: 20_000, description: `${description} Several values are separated by |.` }) as const;
-const time = (description: string) => ({ type: 'string', maxLength: 100, format: 'date-time', description }) as const;
+const time = (description: string) => ({ type: 'string', maxLength: 100, description: `${description} A date-time with its offset (2025-03-01T10:00:00Z).` }) as const;
 
 export function eventsQuery(limits: EpcisLimits) {
   return {
@@ -25,7 +25,7 @@ export function eventsQuery(limits: EpcisLimits) {
       EQ_bizLocation: list('Only events at one of these business locations (URIs).'),
       EQ_eventID: list('Only the events with these eventIDs.'),
       ...Object.fromEntries(Object.keys(MATCHES).map((m) => [m, list(`Only events naming one of these identifiers (${m.includes('Class') ? 'EPC classes: lots' : 'EPCs'}), as EPC URI or GS1 Digital Link alike.`)])),
-      EXISTS_errorDeclaration: { type: 'string', enum: ['true', 'false'], description: 'true: only events declared in error.' },
+      EXISTS_errorDeclaration: { type: 'string', maxLength: 5, description: 'true: only events declared in error (false or left out: any).' },
       perPage: { type: 'string', maxLength: 12, description: `Events in a page, 1 to ${limits.maxPerPage} (30 when left out); more is refused.` },
       nextPageToken: { type: 'string', maxLength: 800, description: 'The next page of the same query: the token the Link header (rel="next") of the previous page carries.' },
     },
