@@ -7,7 +7,7 @@
  */
 import type { Doc, Store } from '../store/types';
 import { buildOnce, markBuilt } from '../summaryMarks';
-import { EPCIS_COLLECTIONS, EPCIS_EVENTS, EPCIS_IDS, SOURCE_COLLECTIONS, identifierRows, indexOfRow } from './model';
+import { EPCIS_COLLECTIONS, EPCIS_EVENTS, EPCIS_IDS, SOURCE_COLLECTIONS, identifierRows, indexOfRow, rowKey } from './model';
 
 const PAGE = 5_000;
 const MARK = 'epcis_index';
@@ -49,9 +49,8 @@ export async function indexRows(store: Store, coll: string, rows: readonly (Reco
 export async function unindexRows(store: Store, coll: string, rows: readonly (Record<string, unknown> & { id: string })[]): Promise<void> {
   if (!isEventCollection(coll)) return;
   for (const row of rows) {
-    const index = indexOfRow(coll, row);
-    await store.delete(EPCIS_EVENTS, row.id);
-    for (const d of index?.ids ?? []) await store.delete(EPCIS_IDS, d.id as string);
+    await store.delete(EPCIS_EVENTS, rowKey(row));
+    for (const d of indexOfRow(coll, row)?.ids ?? []) await store.delete(EPCIS_IDS, d.id as string);
   }
 }
 

@@ -6,11 +6,13 @@
  * `<group><digest of the identifier>!<event key>!<role>`, so every event naming an identifier is
  * one range of ids, in event order, on both stores' primary keys (no secondary index to keep).
  *
- * The event key is the header's id, which orders the events: the id of the row of an event the
- * platform made (object_events, transformation_events: time-ordered), or a new id for a captured
- * one. Captured events are kept in their header (`epcis`); the platform's own stay in their rows.
+ * The event key is the header's id, which orders the events as they were stored: a new id for a
+ * captured event, the time a row of the platform's own was written and its id for those
+ * (object_events, transformation_events; an imported row's id is no time). Captured events are
+ * kept in their header (`epcis`); the platform's own stay in their rows (`src`, `row`).
  */
 import { createHash } from 'node:crypto';
+import { encodeTime } from '../store/ids';
 import type { CollectionSpec, Doc, JsonValue } from '../store/types';
 import { canonicalId } from './digitalLink';
 import { eventHash, utcMillis } from './hash';
@@ -119,10 +121,18 @@ export function eventOfRow(coll: string, row: Ev): Ev | undefined {
   return row.epcis && typeof row.epcis === 'object' ? (row.epcis as Ev) : eventFromColumns(coll, row);
 }
 
+/** The event key of an entity row: when it was written, then its id (hashed when long, so identifier rows stay short). */
+export function rowKey(row: Ev & { id: string }): string {
+  const t = Date.parse(typeof row.createdAt === 'string' ? row.createdAt : '');
+  const id = row.id.length > 60 ? createHash('sha256').update(row.id).digest('base64url').slice(0, 22) : row.id;
+  return `${encodeTime(Number.isFinite(t) && t > 0 ? t : 0)}${id}`;
+}
+
 /** The header and identifier rows of an entity row (one of SOURCE_COLLECTIONS), or none when it is no valid event. */
 export function indexOfRow(coll: string, row: Ev & { id: string }): { header: Doc; ids: Doc[] } | undefined {
   const event = eventOfRow(coll, row);
   if (!event) return undefined;
   const recordTime = typeof row.createdAt === 'string' ? row.createdAt : String(event.eventTime);
-  return { header: headerDoc({ key: row.id, event, recordTime, src: coll }), ids: identifierRows(row.id, event) };
+  const key = rowKey(row);
+  return { header: headerDoc({ key, event, recordTime, src: coll, extra: { row: row.id } }), ids: identifierRows(key, event) };
 }

@@ -131,15 +131,15 @@ export class EventQuery {
   private async resolve(headers: StoredDoc[]): Promise<{ header: StoredDoc; event: Ev }[]> {
     const rows = new Map<string, Ev>();
     const bySource = new Map<string, string[]>();
-    for (const h of headers) if (typeof h.src === 'string') bySource.set(h.src, [...(bySource.get(h.src) ?? []), h.id]);
+    for (const h of headers) if (typeof h.src === 'string') bySource.set(h.src, [...(bySource.get(h.src) ?? []), String(h.row)]);
     for (const [src, ids] of bySource) {
       for (const row of await this.store.find(src, { filter: { id: { $in: ids } } })) {
         const ev = eventOfRow(src, row);
-        if (ev) rows.set(row.id, ev);
+        if (ev) rows.set(`${src} ${row.id}`, ev);
       }
     }
     return headers.flatMap((header) => {
-      const event = typeof header.src === 'string' ? rows.get(header.id) : (header.epcis as Ev | undefined);
+      const event = typeof header.src === 'string' ? rows.get(`${header.src} ${String(header.row)}`) : (header.epcis as Ev | undefined);
       return event ? [{ header, event }] : [];
     });
   }
