@@ -97,8 +97,20 @@ function fromEpcUri(uri: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Identifiers repeat (a lot's class, a site's location in every event there): their spellings are
+ * remembered, up to a bound, since a capture of 500 events asks for thousands.
+ */
+const spelt = new Map<string, string>();
+const SPELT_MAX = 50_000;
+
 /** The one spelling of an identifier (trimmed; EPC URI or Digital Link made canonical). */
 export function canonicalId(uri: string): string {
+  let out = spelt.get(uri);
+  if (out !== undefined) return out;
   const v = uri.trim();
-  return fromEpcUri(v) ?? constrainDigitalLink(v) ?? v;
+  out = fromEpcUri(v) ?? constrainDigitalLink(v) ?? v;
+  if (spelt.size >= SPELT_MAX) spelt.clear();
+  spelt.set(uri, out);
+  return out;
 }

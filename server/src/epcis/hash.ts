@@ -134,15 +134,19 @@ const STANDARD_FIELDS = new Set([
 ]);
 
 /** The pre-hash string of an event; `prefixes` are those of the document it came in (its own `@context` adds to them). */
+const one = (name: string, v: unknown, f: (x: unknown) => string = scalar) => (v === undefined || v === null ? '' : `${name}=${f(v)}`);
+const epcs = (name: string, v: unknown) => list(name, strings(v).map((e) => `epc=${canonicalId(e)}`));
+const dispositions = (pd: Ev, key: string) => strings(pd[key]).map((d) => `${key}=${hashTerm('disp', d.trim())}`).sort().join('');
+const time = (v: unknown) => utcMillis(scalar(v));
+const bizStep = (v: unknown) => hashTerm('bizstep', scalar(v));
+const disposition = (v: unknown) => hashTerm('disp', scalar(v));
+
 export function preHash(ev: Ev, prefixes: Prefixes = {}): string {
-  const px = prefixesOf(ev['@context'], { ...prefixes });
-  const one = (name: string, v: unknown, f: (x: unknown) => string = scalar) => (v === undefined || v === null ? '' : `${name}=${f(v)}`);
-  const epcs = (name: string, v: unknown) => list(name, strings(v).map((e) => `epc=${canonicalId(e)}`));
+  const px = ev['@context'] === undefined ? prefixes : prefixesOf(ev['@context'], { ...prefixes });
   const pd = ev.persistentDisposition as Ev | undefined;
-  const dispositions = (key: string) => strings(pd?.[key]).map((d) => `${key}=${hashTerm('disp', d.trim())}`).sort().join('');
   return [
     one('eventType', ev.type),
-    one('eventTime', ev.eventTime, (v) => utcMillis(scalar(v))),
+    one('eventTime', ev.eventTime, time),
     one('eventTimeZoneOffset', ev.eventTimeZoneOffset),
     epcs('epcList', ev.epcList),
     one('parentID', ev.parentID, uri),
@@ -155,9 +159,9 @@ export function preHash(ev: Ev, prefixes: Prefixes = {}): string {
     quantityList('outputQuantityList', ev.outputQuantityList),
     one('action', ev.action),
     one('transformationID', ev.transformationID, uri),
-    one('bizStep', ev.bizStep, (v) => hashTerm('bizstep', scalar(v))),
-    one('disposition', ev.disposition, (v) => hashTerm('disp', scalar(v))),
-    pd && typeof pd === 'object' ? `persistentDisposition${dispositions('set')}${dispositions('unset')}` : '',
+    one('bizStep', ev.bizStep, bizStep),
+    one('disposition', ev.disposition, disposition),
+    pd && typeof pd === 'object' ? `persistentDisposition${dispositions(pd, 'set')}${dispositions(pd, 'unset')}` : '',
     place('readPoint', ev.readPoint, px),
     place('bizLocation', ev.bizLocation, px),
     typedList('bizTransactionList', 'bizTransaction', 'btt', ev.bizTransactionList),

@@ -28,7 +28,7 @@ export const EPCIS_DECLARATIONS = 'epcis_declarations';
 export const SOURCE_COLLECTIONS = ['object_events', 'transformation_events'] as const;
 
 export const EPCIS_COLLECTIONS: CollectionSpec[] = [
-  { name: EPCIS_EVENTS, uniqueKeys: [], indexes: ['eventID', 'hash', 'eventTime', 'recordTime'] },
+  { name: EPCIS_EVENTS, uniqueKeys: [], indexes: ['eventID', 'hash', 'eventTime'] },
   { name: EPCIS_IDS, uniqueKeys: [], indexes: [] },
   { name: EPCIS_CAPTURES, uniqueKeys: [], indexes: ['createdBy'] },
   { name: EPCIS_DECLARATIONS, uniqueKeys: [], indexes: ['eventID'] },
@@ -43,8 +43,16 @@ export type Group = (typeof ROLE_GROUP)[Role];
 
 /** The id prefix of every row of one identifier in one group; the rows of an event key follow it. */
 export function idPrefix(group: Group, value: string): string {
-  return `${group}${createHash('sha256').update(value).digest('base64url').slice(0, 22)}!`;
+  let digest = digests.get(value);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(value).digest('base64url').slice(0, 22);
+    if (digests.size >= 50_000) digests.clear();
+    digests.set(value, digest);
+  }
+  return `${group}${digest}!`;
 }
+/** An identifier's digest, remembered (up to a bound) as the canonical spellings are. */
+const digests = new Map<string, string>();
 
 /** Ids past every row of `key` under `prefix` (a page's cursor): '"' follows the '!' that ends a key. */
 export const afterKey = (prefix: string, key: string) => `${prefix}${key}"`;
