@@ -37,7 +37,7 @@ const CONTEXT = ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld
 const documentOf = (events: unknown[]) => ({ '@context': CONTEXT, type: 'EPCISDocument', schemaVersion: '2.0', creationDate: '2025-01-01T00:00:00Z', epcisBody: { eventList: events } });
 let serial = 0;
 /** A GS1-shaped object event of its own (a fresh serial each). */
-const objectEvent = (extra: Record<string, unknown> = {}) => ({
+const objectEvent = (extra: Record<string, unknown> = {}): Record<string, any> => ({
   type: 'ObjectEvent', eventTime: '2025-03-01T10:00:00.000Z', eventTimeZoneOffset: '+00:00', action: 'OBSERVE', bizStep: 'shipping', disposition: 'in_transit',
   epcList: [`urn:epc:id:sgtin:4012345.011111.${++serial}`], readPoint: { id: 'urn:epc:id:sgln:4012345.00001.0' }, ...extra,
 });

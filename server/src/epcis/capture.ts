@@ -91,7 +91,8 @@ export class CaptureService {
     const rejected: CaptureProblem[] = [];
     events.forEach((raw, i) => {
       const pointer = `/${path.join('/')}/${i}`;
-      const event = raw && typeof raw === 'object' && !Array.isArray(raw) ? (structuredClone(raw) as Ev) : raw;
+      // The request's own parsed body, nobody else's: written in place (CBV terms bare, the eventID assigned).
+      const event = raw;
       const problems: CaptureProblem[] = [];
       const vocabulary = event && typeof event === 'object' ? normaliseTerms(event as Ev) : [];
       for (const v of vocabulary) problems.push(problem('EPCIS_UNKNOWN_VOCABULARY', { value: v.value }, pointer + v.pointer));

@@ -78,7 +78,7 @@ describe('events imported from CSV', () => {
     // What the row said is kept, as values the schema accepts.
     expect(odd).toMatchObject({ bizStep: 'urn:tracemesh:bizstep:fumigating', readPoint: { id: 'urn:tracemesh:location:Shed%204' }, epcList: [] });
     expect(transformed).toMatchObject({ type: 'TransformationEvent', inputEPCList: ['urn:epc:id:sgtin:0614141.107346.2018'], outputQuantityList: [{ epcClass: 'urn:epc:class:lgtin:4012345.012345.777', quantity: 3, uom: 'KGM' }] });
-    const ids = (evs: { eventID: string }[]) => evs.map((e) => e.eventID);
+    const ids = (evs: Record<string, any>[]) => evs.map((e) => e.eventID as string);
     expect(ids(await query('MATCH_epc=https://id.gs1.org/01/10614141073464/21/2018'))).toEqual([shipped.eventID]);
     expect(ids(await query('MATCH_anyEPC=urn:epc:id:sgtin:0614141.107346.2018'))).toEqual([shipped.eventID, transformed.eventID]);
     expect(ids(await query(`EQ_eventID=${encodeURIComponent(transformed.eventID)}`))).toEqual([transformed.eventID]);

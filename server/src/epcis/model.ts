@@ -84,9 +84,21 @@ export function identifiersOf(ev: Ev): { value: string; role: Role }[] {
   return [...out.values()];
 }
 
+/**
+ * Only a place that may be a deposit gets a location row (the platform's own location URN, or a
+ * GLN's Digital Link without extension): those rows serve the warehouse narrowing alone, which
+ * looks for deposits, while a header keeps every place of its event (`locs`) and the EQ_ queries
+ * read the header's fields. A GS1-shaped event names a dozen places of which two are sites.
+ */
+export const mayBeDeposit = (place: string) => place.startsWith('urn:tracemesh:location:') || /^https:\/\/id\.gs1\.org\/414\/\d{13}$/.test(place);
+
 export function identifierRows(key: string, ev: Ev): Doc[] {
-  return identifiersOf(ev).map(({ value, role }) => ({ id: `${idPrefix(ROLE_GROUP[role], value)}${key}!${role}`, v: value, r: role }));
+  return identifiersOf(ev).filter(({ value, role }) => role !== 'loc' || mayBeDeposit(value))
+    .map(({ value, role }) => ({ id: `${idPrefix(ROLE_GROUP[role], value)}${key}!${role}`, v: value }));
 }
+
+/** The role an identifier row's id ends with. */
+export const roleOfRow = (id: string) => id.slice(id.lastIndexOf('!') + 1) as Role;
 
 /** A header: the fields queries filter on, normalised (times in UTC, terms bare, places canonical). */
 export interface HeaderFields {

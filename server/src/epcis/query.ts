@@ -13,7 +13,7 @@
  */
 import { EPCIS_CONTEXT } from '../../../engine/src/index';
 import type { Filter, Store, StoredDoc } from '../store/types';
-import { EPCIS_EVENTS, EPCIS_IDS, afterKey, eventOfRow, idPrefix, identifiersOf, prefixEnd, type Group, type Role } from './model';
+import { EPCIS_EVENTS, EPCIS_IDS, afterKey, eventOfRow, idPrefix, identifiersOf, prefixEnd, roleOfRow, type Group, type Role } from './model';
 import type { Match, ParsedQuery } from './params';
 
 type Ev = Record<string, unknown>;
@@ -52,10 +52,10 @@ async function* keysOf(store: Store, group: Group, value: string, roles: Readonl
   const end = prefixEnd(prefix);
   let from = start ? afterKey(prefix, start) : prefix;
   for (;;) {
-    const rows = await store.find(EPCIS_IDS, { filter: { id: { $gte: from, $lt: end } }, sort: { id: 1 }, limit: batch, projection: { id: 1, v: 1, r: 1 } });
+    const rows = await store.find(EPCIS_IDS, { filter: { id: { $gte: from, $lt: end } }, sort: { id: 1 }, limit: batch });
     for (const row of rows) {
       // The digest names one identifier; the stored value guards against the unlikely collision.
-      if (row.v !== value || !roles.has(row.r as Role)) continue;
+      if (row.v !== value || !roles.has(roleOfRow(row.id))) continue;
       yield row.id.slice(prefix.length, row.id.lastIndexOf('!'));
     }
     if (rows.length < batch) return;

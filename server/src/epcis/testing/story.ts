@@ -50,7 +50,7 @@ export async function playStory(h: Harness): Promise<Story> {
   const distGroup = await h.store.insert('group', { name: 'Distributor', access: keys, warehouses: [dist], state: 1 });
   const plantUser = { ...(await h.userWith(keys, { groups: [plantGroup.id] })).headers, [WAREHOUSE_HEADER]: 'Plant' };
   const distUser = { ...(await h.userWith(keys, { groups: [distGroup.id] })).headers, [WAREHOUSE_HEADER]: 'Distributor' };
-  const eventOf = async (coll: string, id: string, at = 0) => String((await h.store.find(coll, { filter: { 'operation.id': id }, sort: { id: 1 } }))[at].epcis!.eventID);
+  const eventOf = async (coll: string, id: string, at = 0) => String(((await h.store.find(coll, { filter: { 'operation.id': id }, sort: { id: 1 } }))[at].epcis as { eventID: string }).eventID);
   const stamp = async () => { await pause(); const t = new Date().toISOString(); await pause(); return t; };
 
   let before = await stamp();
