@@ -3,6 +3,8 @@
  * in docs/epcis.md), advertised on the capture route (`GS1-EPCIS-Capture-Limit`,
  * `GS1-EPCIS-Capture-File-Size-Limit`) and in the query route's description.
  */
+import { positive } from '../imports/limits';
+
 export interface EpcisLimits {
   /** EPCIS_CAPTURE_LIMIT: events in one capture document. */
   captureEvents: number;
@@ -13,14 +15,6 @@ export interface EpcisLimits {
 }
 
 export const DEFAULT_EPCIS_LIMITS: EpcisLimits = { captureEvents: 500, captureBytes: 1024 * 1024, maxPerPage: 1000 };
-
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got "${value}"`);
-  return n;
-}
 
 export function readEpcisLimits(env: NodeJS.ProcessEnv): EpcisLimits {
   const d = DEFAULT_EPCIS_LIMITS;

@@ -86,9 +86,22 @@ export const captureHeaders = {
   },
 } as const;
 
+/** A document the capture takes, so a fuzzer given the OpenAPI document reaches past the schema check. */
+const SAMPLE = {
+  '@context': ['https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld'], type: 'EPCISDocument', schemaVersion: '2.0', creationDate: '2025-03-01T10:00:00Z',
+  epcisBody: {
+    eventList: [{
+      type: 'ObjectEvent', eventTime: '2025-03-01T10:00:00.000-03:00', eventTimeZoneOffset: '-03:00', action: 'OBSERVE', bizStep: 'shipping', disposition: 'in_transit',
+      epcList: ['urn:epc:id:sgtin:4012345.011111.1001'], quantityList: [{ epcClass: 'urn:epc:class:lgtin:4012345.011111.L1', quantity: 200, uom: 'KGM' }],
+      readPoint: { id: 'urn:epc:id:sgln:4012345.00001.0' }, bizTransactionList: [{ type: 'po', bizTransaction: 'urn:epcglobal:cbv:bt:4012345000009:PO-1' }],
+    }],
+  },
+};
+
 /** The capture body as documented: an EPCISDocument (or EPCISQueryDocument), checked against GS1's schema by the handler. */
 export const captureBody = {
   type: 'object',
+  examples: [SAMPLE],
   required: ['@context', 'type', 'epcisBody'],
   description: 'An EPCISDocument (or an EPCISQueryDocument) as GS1\'s JSON schema defines it.',
   properties: {
