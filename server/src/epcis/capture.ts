@@ -74,7 +74,7 @@ export class CaptureService {
    * that is not EPCIS, or (all or nothing) holds any invalid event, is a 400 naming every
    * problem by its JSON pointer; more events than the limit, a 413. Nothing is written.
    */
-  check(body: unknown, behaviour: CaptureBehaviour): { incoming: Incoming[]; rejected: CaptureProblem[]; total: number } {
+  check(body: unknown, behaviour: CaptureBehaviour): { incoming: Incoming[]; rejected: CaptureProblem[]; refused: number; total: number } {
     if (!body || typeof body !== 'object' || Array.isArray(body) || !['EPCISDocument', 'EPCISQueryDocument'].includes((body as Ev).type as string)) {
       const p = { pointer: '/type', detail: 'must be EPCISDocument or EPCISQueryDocument', code: 'EPCIS_INVALID_DOCUMENT' };
       throw new ApiError('EPCIS_INVALID_DOCUMENT', { count: 1 }, [detailOf(p)]);
@@ -89,6 +89,7 @@ export class CaptureService {
     const prefixes = prefixesOf(doc['@context']);
     const incoming: Incoming[] = [];
     const rejected: CaptureProblem[] = [];
+    let refused = 0;
     events.forEach((raw, i) => {
       const pointer = `/${path.join('/')}/${i}`;
       // The request's own parsed body, nobody else's: written in place (CBV terms bare, the eventID assigned).
@@ -102,7 +103,10 @@ export class CaptureService {
       }
       const ev = event as Ev;
       if (problems.length === 0 && ev.errorDeclaration && typeof ev.eventID !== 'string') problems.push(problem('EPCIS_DECLARATION_WITHOUT_ID', {}, `${pointer}/eventID`));
-      if (problems.length) return void rejected.push(...problems);
+      if (problems.length) {
+        refused++;
+        return void rejected.push(...problems);
+      }
       delete ev.recordTime; // the repository's own, set when it is stored
       const hash = eventHash(ev, prefixes);
       if (typeof ev.eventID !== 'string') ev.eventID = hash;
@@ -113,18 +117,18 @@ export class CaptureService {
       });
     });
     if (rejected.length && behaviour === 'rollback') throw new ApiError('EPCIS_INVALID_DOCUMENT', { count: rejected.length }, rejected.map(detailOf));
-    return { incoming, rejected, total: events.length };
+    return { incoming, rejected, refused, total: events.length };
   }
 
   /** Checks and stores a document; the capture job as it ended (a 400 or 413 stores nothing, not even a job). */
   async capture(body: unknown, behaviour: CaptureBehaviour, userId: string): Promise<CaptureJob> {
-    const { incoming, rejected, total } = this.check(body, behaviour);
+    const { incoming, rejected, refused, total } = this.check(body, behaviour);
     const id = newId();
     const createdAt = new Date().toISOString();
     return this.exclusive(async (s) => {
       const job: CaptureJob = {
         captureID: id, createdAt, running: true, success: true, captureErrorBehaviour: behaviour, errors: [...rejected],
-        counts: { events: total, stored: 0, duplicates: 0, declarations: 0, rejected: rejected.length },
+        counts: { events: total, stored: 0, duplicates: 0, declarations: 0, rejected: refused },
       };
       const tx = this.store.capabilities.transactions;
       // Without transactions the job is written first: one left running marks a capture a crash cut (recoverInterrupted).
@@ -179,13 +183,18 @@ export class CaptureService {
       byHash.set(inc.hash, known);
       byId.set(inc.eventID, known);
     };
+    /** An event that conflicts with what is stored: a 409 in the job, counted refused. */
+    const refuse = (p: CaptureProblem) => {
+      job.errors.push({ ...p, status: 409 });
+      job.counts.rejected++;
+    };
     for (const inc of incoming) {
       if (inc.declaration) {
         const original = byId.get(inc.eventID);
         if (!original) store(inc); // the event it declares is not here: kept as an event of its own
         else if (original.declared) {
           if (sameJson(original.declaration, inc.declaration)) job.counts.duplicates++;
-          else job.errors.push({ ...problem('EPCIS_ALREADY_DECLARED', { eventID: inc.eventID }, inc.pointer), status: 409 });
+          else refuse(problem('EPCIS_ALREADY_DECLARED', { eventID: inc.eventID }, inc.pointer));
         } else {
           original.declared = true;
           original.declaration = inc.declaration;
@@ -196,7 +205,7 @@ export class CaptureService {
         continue;
       }
       if (byHash.has(inc.hash)) job.counts.duplicates++;
-      else if (byId.has(inc.eventID)) job.errors.push({ ...problem('EPCIS_EVENT_ID_TAKEN', { eventID: inc.eventID }, `${inc.pointer}/eventID`), status: 409 });
+      else if (byId.has(inc.eventID)) refuse(problem('EPCIS_EVENT_ID_TAKEN', { eventID: inc.eventID }, `${inc.pointer}/eventID`));
       else store(inc);
     }
     if (behaviour === 'rollback' && job.errors.length) {
