@@ -52,8 +52,12 @@ async function* keysOf(store: Store, group: Group, value: string, roles: Readonl
   const end = prefixEnd(prefix);
   let from = start ? afterKey(prefix, start) : prefix;
   for (;;) {
-    const rows = await store.find(EPCIS_IDS, { filter: { id: { $gte: from, $lt: end } }, sort: { id: 1 }, limit: batch });
+    // From the cursor on, in id order, a batch at a time; the range ends at the first id past it.
+    // (Only a lower bound: with both, the embedded store's type brackets give SQLite two upper
+    // bounds, and it may walk the index from the cursor to its end.)
+    const rows = await store.find(EPCIS_IDS, { filter: { id: { $gte: from } }, sort: { id: 1 }, limit: batch });
     for (const row of rows) {
+      if (row.id >= end) return;
       // The digest names one identifier; the stored value guards against the unlikely collision.
       if (row.v !== value || !roles.has(roleOfRow(row.id))) continue;
       yield row.id.slice(prefix.length, row.id.lastIndexOf('!'));
