@@ -25,8 +25,9 @@ export interface Group {
 export interface KpiData { kind: 'kpi'; value: number; state?: 'good' | 'bad' }
 export interface ChartData {
   kind: 'chart';
-  categories: { key: string; label: Label }[];
-  series: { key: string; label: Label; values: number[] }[];
+  /** `color`: a workflow state's own colour, when the category or series is a state. */
+  categories: { key: string; label: Label; color?: string }[];
+  series: { key: string; label: Label; values: number[]; color?: string }[];
   /** Categories left out past the widget's limit. */
   more: number;
 }
@@ -165,7 +166,12 @@ export function periodsBetween(interval: NonNullable<DashboardWidgetDef['interva
 const keyText = (k: Scalar | null) => (k === null ? '' : String(k));
 
 /** Labels of category and series values a group does not carry itself (state labels, option labels). */
-export interface ChartLabels { categories?: Readonly<Record<string, Label>>; series?: Readonly<Record<string, Label>> }
+export interface ChartLabels {
+  categories?: Readonly<Record<string, Label>>;
+  series?: Readonly<Record<string, Label>>;
+  /** Colours of category and series values (a state's colour). */
+  colors?: { categories?: Readonly<Record<string, string>>; series?: Readonly<Record<string, string>> };
+}
 
 /**
  * A chart's categories and series from its groups. An interval chart puts dates in periods, in
@@ -185,7 +191,9 @@ export function chartData(widget: DashboardWidgetDef, groups: readonly Group[], 
     c.total += g.value;
     cats.set(cat, c);
     const sk = keyText(g.series ?? null);
-    const s = series.get(sk) ?? { label: widget.seriesBy ? g.seriesLabel ?? labels.series?.[sk] ?? (sk === '' ? NO_VALUE : sk) : widget.title, total: 0, byCat: new Map<string, number>() };
+    // Without a series path and key, one series named after the widget; a named query's groups come in series of their own (units).
+    const unnamed = sk === '' && !widget.seriesBy;
+    const s = series.get(sk) ?? { label: unnamed ? widget.title : g.seriesLabel ?? labels.series?.[sk] ?? (sk === '' ? NO_VALUE : sk), total: 0, byCat: new Map<string, number>() };
     s.total += g.value;
     s.byCat.set(cat, (s.byCat.get(cat) ?? 0) + g.value);
     series.set(sk, s);
@@ -207,9 +215,9 @@ export function chartData(widget: DashboardWidgetDef, groups: readonly Group[], 
   }
   return {
     kind: 'chart',
-    categories: keys.map((k) => ({ key: k, label: cats.get(k)?.label ?? k })),
+    categories: keys.map((k) => ({ key: k, label: cats.get(k)?.label ?? k, ...(labels.colors?.categories?.[k] ? { color: labels.colors.categories[k] } : {}) })),
     series: [...series.entries()].sort((a, b) => b[1].total - a[1].total || (a[0] < b[0] ? -1 : 1))
-      .map(([key, s]) => ({ key, label: s.label, values: keys.map((k) => s.byCat.get(k) ?? 0) })),
+      .map(([key, s]) => ({ key, label: s.label, values: keys.map((k) => s.byCat.get(k) ?? 0), ...(labels.colors?.series?.[key] ? { color: labels.colors.series[key] } : {}) })),
     more,
   };
 }
@@ -285,6 +293,13 @@ export function valueLabels(reg: Registry, report: ReportDef, path: string | und
   if (states) return Object.fromEntries(states.map((s) => [s.id, s.label]));
   const select = report.filters.find((f) => f.type === 'select' && f.field === path);
   return Object.fromEntries((select?.options ?? []).map((o) => [String(o.value), o.label]));
+}
+
+/** The colours of a status column's states (by state id): a chart of states paints each in its badge's colour. */
+export function valueColors(reg: Registry, report: ReportDef, path: string | undefined): Record<string, string> {
+  const col = path === undefined ? undefined : report.columns.find((c) => c.type === 'status' && c.field === path);
+  const states = col?.workflow ? reg.workflows[col.workflow]?.states : undefined;
+  return Object.fromEntries((states ?? []).filter((s) => s.color).map((s) => [s.id, s.color!]));
 }
 
 /** Whether a fixed filter value is a range of days (the other objects are number ranges). */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from '../../../engine/src/index';
 import { requestLang } from '../routes/masterdata';
 import type { Store } from '../store/types';
-import { configAnswer, dataAnswer, filtersQuery, keyParam, oneConfigAnswer, widgetAnswer, widgetParams } from './schemas';
+import { configAnswer, dataAnswer, filterParams, filtersQuery, keyParam, oneConfigAnswer, optionsAnswer, optionsQuery, widgetAnswer, widgetParams } from './schemas';
 import { DashboardService } from './service';
 
 export interface DashboardRoutesOptions {
@@ -23,13 +23,19 @@ export async function dashboardRoutes(app: FastifyInstance, opts: DashboardRoute
   const service = new DashboardService(opts.registry, opts.store, app.reportReader, opts.now);
   const access = service.accessKeys();
   const tags = ['Dashboards'];
-  const params = (request: FastifyRequest) => request.params as { key: string; widget: string };
+  const params = (request: FastifyRequest) => request.params as { key: string; widget: string; filter: string };
   const query = (request: FastifyRequest) => request.query as Record<string, unknown>;
 
   app.get('/api/v3/dashboards', { config: { access }, schema: { tags, summary: 'The dashboards you may see, with their filters and widgets, in your language (getDashboardConfig)', response: configAnswer } }, async (request) =>
     service.config(request.principal!, requestLang(request)));
   app.get('/api/v3/dashboards/:key', { config: { access }, schema: { tags, summary: 'One dashboard\'s filters and widgets (getDashboardConfig)', params: keyParam, response: oneConfigAnswer } }, async (request) =>
     service.config(request.principal!, requestLang(request), params(request).key).data[0]);
+  app.get('/api/v3/dashboards/:key/filters/:filter/options', {
+    config: { access }, schema: { tags, summary: 'The records a reference filter of the dashboard offers (a deposit of your warehouse group)', params: filterParams, querystring: optionsQuery, response: optionsAnswer },
+  }, async (request) => {
+    const p = request.principal!;
+    return service.options(p, service.visible(p, params(request).key), params(request).filter, request.query as { q?: string; id?: string });
+  });
   app.get('/api/v3/dashboards/:key/data', {
     config: { access }, schema: { tags, summary: 'Every widget\'s data of a dashboard, each answering in its own slot (fetchDashboardData)', params: keyParam, querystring: filtersQuery, response: dataAnswer },
   }, async (request) => {

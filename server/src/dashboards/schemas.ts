@@ -6,6 +6,12 @@ const key = { type: 'string', minLength: 1, maxLength: 80, pattern: '^[A-Za-z][A
 const widget = { type: 'string', minLength: 1, maxLength: 80, pattern: '^[A-Za-z][A-Za-z0-9_]*$', examples: ['shipments'] } as const;
 
 export const keyParam = { type: 'object', required: ['key'], properties: { key } } as const;
+export const filterParams = { type: 'object', required: ['key', 'filter'], properties: { key, filter: { ...widget, examples: ['deposit'] } } } as const;
+export const optionsQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { q: { type: 'string', maxLength: 80, description: 'Part of the title, any case.' }, id: { type: 'string', minLength: 1, maxLength: 200, description: 'One record, to show its title.' } },
+} as const;
+export const optionsAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'string' }, title: { type: 'string' } } } } } } } as const;
 export const widgetParams = { type: 'object', required: ['key', 'widget'], properties: { key, widget } } as const;
 
 /** Filter values in query-parameter form; `properties` present (empty) so the document lists no parameters rather than this schema's own keywords. */

@@ -1,6 +1,6 @@
 import {
   canAccess, chartData, DashboardError, dashboardFilterQuery, dayOf, figuresChart, groupsOf, isDayRange, keysGranting, kpiData, kpiValue, localize, mapData, namedQuery, parseDashboardFilters,
-  resolveRange, valueLabels, widgetRead, widgetReportQuery,
+  resolveRange, valueColors, valueLabels, widgetRead, widgetReportQuery,
   type DashboardDef, type DashboardFilterValues, type DashboardWidgetDef, type Group, type Label, type Lang, type LocatedEntity, type NamedQueryDef, type Registry, type ReportDef, type WidgetData,
 } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
@@ -119,6 +119,25 @@ export class DashboardService {
     };
   }
 
+  /**
+   * The records a reference filter offers (a deposit): up to 20 whose title holds `q` (or the one
+   * named `id`, to show a chosen record's title), active ones, within the selected group's
+   * deposits when the filter picks deposits. Anyone who may see the dashboard may pick, without
+   * the master-data key.
+   */
+  async options(p: AuthPrincipal, def: DashboardDef, filterId: string, q: { q?: string; id?: string }): Promise<{ data: { id: string; title: string }[] }> {
+    const f = def.filters.find((x) => x.id === filterId && x.type === 'reference');
+    if (!f?.ref) throw new ApiError('DASHBOARD_FILTER_UNKNOWN', { filter: filterId.slice(0, 80), dashboard: def.key, filters: def.filters.filter((x) => x.type === 'reference').map((x) => x.id).join(', ') || '—' });
+    const title = this.reg.entities[f.ref]?.titleField ?? 'id';
+    const warehouse = f.ref === 'company_division' ? await this.operations.warehouse(p) : null;
+    const conds: Record<string, unknown>[] = [{ state: { $ne: 3 } }];
+    if (warehouse) conds.push({ id: { $in: [...warehouse.divisions] } });
+    if (q.id !== undefined) conds.push({ id: q.id });
+    else if (q.q) conds.push({ [title]: { $regex: q.q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' } });
+    const docs = await this.store.find(f.ref, { filter: { $and: conds }, sort: { [title]: 1 }, limit: 20, projection: { [title]: 1 } });
+    return { data: docs.map((d) => ({ id: d.id, title: typeof d[title] === 'string' ? (d[title] as string) : d.id })) };
+  }
+
   /** Pipelines run where the reports' do: on the reader thread when there is one, counts in SQL. */
   private reads(label: string): Reads {
     const reader = this.reader;
@@ -177,7 +196,10 @@ export class DashboardService {
     if (w.type === 'kpi') return kpiData(w, kpiValue(docs));
     const groups = groupsOf(docs);
     const series = valueLabels(this.reg, report, w.seriesBy);
-    if (w.type === 'chart') return chartData(w, groups, { categories: valueLabels(this.reg, report, w.groupBy), series }, w.interval ? this.span(def, w, filters) : undefined);
+    if (w.type === 'chart') {
+      const colors = { categories: valueColors(this.reg, report, w.groupBy), series: valueColors(this.reg, report, w.seriesBy) };
+      return chartData(w, groups, { categories: valueLabels(this.reg, report, w.groupBy), series, colors }, w.interval ? this.span(def, w, filters) : undefined);
+    }
     return this.placed(w.locate!.entity, groups, series);
   }
 
