@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { requireDefinitions } from '../../definitions/read';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { seedActivity } from '../../scripts/seed/activity';
@@ -35,4 +37,19 @@ export async function seedDashboards(appRoot: string, dataDir: string): Promise<
       });
     }
   });
+}
+
+const t = (en: string, es: string, fr: string) => ({ en, es, fr });
+/** What a configurator adds to the home dashboard by a JSON edit: the draft shipments waiting to go, and the same by customer. */
+export const CONFIGURED_WIDGETS = [
+  { id: 'draftShipments', type: 'kpi', title: t('Shipments still in draft', 'Envíos en borrador', 'Expéditions en brouillon'), source: { report: 'shipments_pending', filters: { status: ['Draft'] }, feed: { deposit: 'deposit' } } },
+  { id: 'draftsByCustomer', type: 'chart', chart: 'pie', title: t('Drafts by customer', 'Borradores por cliente', 'Brouillons par client'), source: { report: 'shipments_pending', filters: { status: ['Draft'] } }, groupBy: 'customerName' },
+];
+
+/** The configurator's edit: the widgets appended to schemas/dashboards/home.json of a copy of the definitions. */
+export function addConfiguredWidgets(appRoot: string): void {
+  const file = join(appRoot, 'schemas', 'dashboards', 'home.json');
+  const home = JSON.parse(readFileSync(file, 'utf8')) as { widgets: unknown[] };
+  home.widgets.push(...CONFIGURED_WIDGETS);
+  writeFileSync(file, JSON.stringify(home, null, 2));
 }

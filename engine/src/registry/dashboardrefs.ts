@@ -40,6 +40,9 @@ function compatible(from: DashboardFilterDef, to: { type: string; ref?: string }
   return from.type === to.type && (from.type !== 'reference' || from.ref === to.ref);
 }
 
+/** A filter the definition got wrong itself (its entity) is reported there, not again at each widget it feeds. */
+type Filters = Map<string, DashboardFilterDef & { broken?: boolean }>;
+
 /**
  * What the dashboard meta-schema cannot see: the access key, the filters' entities, each
  * widget's report (or named query), its fixed filter values (checked as the report's rows route
@@ -54,13 +57,14 @@ export function checkDashboards(p: Parsed, add: Add, checkAccess: (file: string,
   const workflows = Object.fromEntries([...p.workflows.values()].map((w) => [w.def.name, w.def])) as Registry['workflows'];
   for (const [, { file, def }] of p.dashboards) {
     checkAccess(file, '/access', def.access ?? DEFAULT_DASHBOARD_ACCESS);
-    const filters = new Map<string, DashboardFilterDef>();
+    const filters: Filters = new Map();
     def.filters?.forEach((f, i) => {
       const at = `/filters/${i}`;
       if (filters.has(f.id)) add(file, `${at}/id`, `filter "${f.id}" is declared twice`);
-      filters.set(f.id, f);
+      const broken = f.type === 'reference' && (f.ref === undefined || !p.entities.has(f.ref));
+      filters.set(f.id, { ...f, broken });
       if (f.type === 'reference') {
-        if (f.ref === undefined || !p.entities.has(f.ref)) add(file, `${at}/ref`, f.ref === undefined ? 'a reference filter names the entity it picks (ref)' : `entity "${f.ref}" does not exist`);
+        if (broken) add(file, `${at}/ref`, f.ref === undefined ? 'a reference filter names the entity it picks (ref)' : `entity "${f.ref}" does not exist`);
         if (f.default !== undefined) add(file, `${at}/default`, 'only a date_range filter has a default');
       } else if (f.ref !== undefined) add(file, `${at}/ref`, 'only a reference filter names an entity');
     });
@@ -94,7 +98,7 @@ export function checkDashboards(p: Parsed, add: Add, checkAccess: (file: string,
   });
 }
 
-function checkReportWidget(w: WidgetDefinition, report: ReportRows, filters: Map<string, DashboardFilterDef>, workflows: Registry['workflows'], addAt: (pointer: string, message: string) => void): void {
+function checkReportWidget(w: WidgetDefinition, report: ReportRows, filters: Filters, workflows: Registry['workflows'], addAt: (pointer: string, message: string) => void): void {
   const { def, rows } = report;
   const rowPath = (pointer: string, path: string | undefined) => {
     if (path !== undefined && !nodeAt(rows, path)) addAt(pointer, `field "${path}" is not in the rows of report ${def.key}`);
@@ -116,13 +120,13 @@ function checkReportWidget(w: WidgetDefinition, report: ReportRows, filters: Map
     const source = filters.get(from);
     const pointer = `/source/feed/${escapePointer(from)}`;
     if (!target) addAt(pointer, `"${to}" is not a filter of report ${def.key}; its filters: ${def.filters.map((f) => f.id).join(', ') || '—'}`);
-    else if (source && !compatible(source, target)) addAt(pointer, `filter "${from}" (${source.type}${source.ref ? ` of ${source.ref}` : ''}) cannot set ${to} (${target.type}${target.ref ? ` of ${target.ref}` : ''})`);
+    else if (source && !source.broken && !compatible(source, target)) addAt(pointer, `filter "${from}" (${source.type}${source.ref ? ` of ${source.ref}` : ''}) cannot set ${to} (${target.type}${target.ref ? ` of ${target.ref}` : ''})`);
     if (target && Object.hasOwn(fixed, to)) addAt(pointer, `${to} is also a fixed filter of the widget: a filter is fixed or fed, not both`);
   }
   const m = w.measure;
   if (m?.op === 'figure') addAt('/measure/op', 'figure measures a named query\'s figures; a report widget counts, counts distinct values or sums');
   if ((m?.op === 'distinct' || m?.op === 'sum') && m.field === undefined) addAt('/measure', `a ${m.op} measure names its field`);
-  rowPath('/measure/field', m?.field);
+  if (m?.op !== 'figure') rowPath('/measure/field', m?.field);
   for (const k of ['groupBy', 'labelBy', 'seriesBy', 'seriesLabelBy'] as const) rowPath(`/${k}`, w[k]);
   if (w.figures) addAt('/figures', 'figures are a named query\'s; a report chart groups by a row path (groupBy)');
   if (w.type === 'chart' && w.groupBy === undefined) addAt('', 'a chart of a report names the row path it groups by (groupBy)');
@@ -137,7 +141,7 @@ function checkReportWidget(w: WidgetDefinition, report: ReportRows, filters: Map
   }
 }
 
-function checkQueryWidget(w: WidgetDefinition, filters: Map<string, DashboardFilterDef>, addAt: (pointer: string, message: string) => void): void {
+function checkQueryWidget(w: WidgetDefinition, filters: Filters, addAt: (pointer: string, message: string) => void): void {
   const name = w.source.query!;
   const q = namedQuery(name);
   if (!q) return addAt('/source/query', `"${name}" is not a named query; the named queries: ${Object.keys(NAMED_QUERIES).join(', ')}`);
@@ -147,7 +151,7 @@ function checkQueryWidget(w: WidgetDefinition, filters: Map<string, DashboardFil
     const source = filters.get(from);
     const pointer = `/source/feed/${escapePointer(from)}`;
     if (!param) addAt(pointer, `"${to}" is not a parameter of the named query ${name}; its parameters: ${Object.keys(q.params).join(', ') || '—'}`);
-    else if (source && !compatible(source, param)) addAt(pointer, `filter "${from}" (${source.type}) cannot set ${to} of ${name}`);
+    else if (source && !source.broken && !compatible(source, param)) addAt(pointer, `filter "${from}" (${source.type}) cannot set ${to} of ${name}`);
   }
   for (const k of ['groupBy', 'labelBy', 'seriesBy', 'seriesLabelBy', 'interval', 'locate', 'columns'] as const) {
     if (w[k] !== undefined) addAt(`/${k}`, `the named query ${name} gives its own ${q.gives}: ${k} applies to report widgets`);
