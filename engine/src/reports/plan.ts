@@ -81,7 +81,8 @@ function summaryVariant(def: ReportDef): ReportDef {
   return v;
 }
 
-function escapeRegExp(s: string): string {
+/** A text as a regular expression matching it literally. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

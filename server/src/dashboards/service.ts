@@ -1,5 +1,5 @@
 import {
-  canAccess, chartData, DashboardError, dashboardFilterQuery, dayOf, figuresChart, groupsOf, isDayRange, keysGranting, kpiData, kpiValue, localize, mapData, namedQuery, parseDashboardFilters,
+  canAccess, chartData, DashboardError, escapeRegExp, dashboardFilterQuery, dayOf, figuresChart, groupsOf, isDayRange, keysGranting, kpiData, kpiValue, localize, mapData, namedQuery, parseDashboardFilters,
   resolveRange, valueColors, valueLabels, widgetRead, widgetReportQuery,
   type DashboardDef, type DashboardFilterValues, type DashboardWidgetDef, type Group, type Label, type Lang, type LocatedEntity, type NamedQueryDef, type Registry, type ReportDef, type WidgetData,
 } from '../../../engine/src/index';
@@ -133,7 +133,7 @@ export class DashboardService {
     const conds: Record<string, unknown>[] = [{ state: { $ne: 3 } }];
     if (warehouse) conds.push({ id: { $in: [...warehouse.divisions] } });
     if (q.id !== undefined) conds.push({ id: q.id });
-    else if (q.q) conds.push({ [title]: { $regex: q.q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' } });
+    else if (q.q) conds.push({ [title]: { $regex: escapeRegExp(q.q), $options: 'i' } });
     const docs = await this.store.find(f.ref, { filter: { $and: conds }, sort: { [title]: 1 }, limit: 20, projection: { [title]: 1 } });
     return { data: docs.map((d) => ({ id: d.id, title: typeof d[title] === 'string' ? (d[title] as string) : d.id })) };
   }

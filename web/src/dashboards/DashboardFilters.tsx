@@ -6,6 +6,7 @@ import { localize, type DashboardFilterDef, type Warehouse } from '../../../engi
 import { useMasterData } from '../masterdata/useMasterData';
 import type { DashboardsApi } from './api';
 import { OptionsPicker } from './OptionsPicker';
+import { RangeFields } from '../reports/RangeFields';
 import { defaultBar, invertedPeriods, type BarValues } from './model';
 
 export interface DashboardFiltersProps {
@@ -39,18 +40,7 @@ export function DashboardFilters({ filters, values, onApply, today, deposits, da
         const testId = `dashboard-filter-${f.id}`;
         const v = draft[f.id];
         if (f.type === 'date_range') {
-          const r = typeof v === 'object' ? v : { from: '', to: '' };
-          return (
-            <fieldset key={f.id} className={`tm-rep-range${inverted.has(f.id) ? ' tm-rep-range--invalid' : ''}`} data-testid={testId}>
-              <legend>{label}</legend>
-              <input className="p-inputtext p-component" type="date" value={r.from} aria-label={t('reports.filter.from', { field: label })} data-testid={`${testId}-from`}
-                onChange={(e) => set(f.id, { ...r, from: e.target.value })} />
-              <span aria-hidden="true">–</span>
-              <input className="p-inputtext p-component" type="date" value={r.to} aria-label={t('reports.filter.to', { field: label })} data-testid={`${testId}-to`}
-                onChange={(e) => set(f.id, { ...r, to: e.target.value })} />
-              {inverted.has(f.id) && <small className="p-error" role="alert">{t('reports.filter.invalidRange')}</small>}
-            </fieldset>
-          );
+          return <RangeFields key={f.id} label={label} testId={testId} type="date" value={typeof v === 'object' ? v : { from: '', to: '' }} invalid={inverted.has(f.id)} onChange={(r) => set(f.id, r)} />;
         }
         if (f.ref === 'company_division' && deposits.length > 0) {
           return (

@@ -14,7 +14,7 @@ import { dashboardsApi } from './api';
 import { DashboardContext } from './context';
 import { DashboardFilters } from './DashboardFilters';
 import { barOfSearch, barParams, localToday, type BarValues } from './model';
-import { WidgetCard } from './WidgetCard';
+import { preloadWidgets, WidgetCard } from './WidgetCard';
 
 export interface DashboardScreenProps {
   feature: FeatureDef & { dashboard: DashboardFeatureDef };
@@ -52,6 +52,7 @@ export default function DashboardScreen({ feature, warehouse, warehouseName, goT
     if (stale.length) setBar((b) => ({ ...b, ...Object.fromEntries(stale.map((f) => [f.id, ''])) }));
   }, [deposits]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  useEffect(() => { if (def) preloadWidgets(def.widgets.map((w) => w.type)); }, [def]);
   const context = useMemo(() => ({ api: dashboardsApi(api), goTo }), [api, goTo]);
   const reports = useMemo(() => ({ reports: reportsApi(api), warehouseName, goTo }), [api, warehouseName, goTo]);
   const reload = `${query}|${warehouseName ?? ''}`;

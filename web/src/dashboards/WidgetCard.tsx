@@ -10,8 +10,20 @@ import { figure, labelText, widgetLink, type BarValues } from './model';
 import { TableWidget } from './TableWidget';
 import { useWidgetData } from './useWidgetData';
 
-const ChartWidget = lazy(() => import('./ChartWidget'));
-const MapWidget = lazy(() => import('./MapWidget'));
+const loadChart = () => import('./ChartWidget');
+const loadMap = () => import('./MapWidget');
+const ChartWidget = lazy(loadChart);
+const MapWidget = lazy(loadMap);
+
+/**
+ * Starts loading the chart and map code of a dashboard's widgets while their data is on its way
+ * (the import is shared with the lazy components): a chart paints as soon as its data comes.
+ */
+export function preloadWidgets(types: Iterable<string>): void {
+  const has = new Set(types);
+  if (has.has('chart')) void loadChart();
+  if (has.has('map')) void loadMap();
+}
 
 const Skeleton = () => <div className="tm-dash-skeleton" data-testid="widget-skeleton" aria-hidden="true" />;
 
