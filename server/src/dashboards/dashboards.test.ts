@@ -178,6 +178,25 @@ describe('named queries', () => {
   });
 });
 
+describe('stock and IBCs per deposit, kept a minute', () => {
+  it('a balance written meanwhile shows once the minute is over, or once the cache manager clears the dashboards\' groups', async () => {
+    const before = await widget('home', 'stockMap', full);
+    const b = await h.store.insert('stock_balance', { id: 'm|b9|A2', material: 'm', batch: 'b9', deposit: ids.A2, quantity: 4.5, unit: ids.kg });
+    try {
+      expect(await widget('home', 'stockMap', full)).toEqual(before);
+      const admin = (await h.userWith(['Monitoring'])).headers;
+      const list = (await get('/api/v3/caches', admin)).json() as { data: { name: string; entries: number }[] };
+      expect(list.data.find((c) => c.name === 'dashboard-groups')!.entries).toBeGreaterThan(0);
+      expect((await h.app.inject({ method: 'POST', url: '/api/v3/caches/dashboard-groups/clear', headers: admin })).statusCode).toBe(200);
+      const after = await widget('home', 'stockMap', full);
+      expect((after.points as Doc[]).find((p) => p.key === ids.A2)!.value).toBe(45.5 + 4.5);
+    } finally {
+      await h.store.delete('stock_balance', b.id);
+      await h.app.inject({ method: 'POST', url: '/api/v3/caches/dashboard-groups/clear', headers: (await h.userWith(['Monitoring'])).headers });
+    }
+  });
+});
+
 describe('the selected warehouse group', () => {
   it('narrows the named queries to its deposits (and an IBC to its owner\'s company)', async () => {
     const a1 = outbox((j) => j.deposit === ids.A1);

@@ -21,6 +21,11 @@ export interface DashboardRoutesOptions {
  */
 export async function dashboardRoutes(app: FastifyInstance, opts: DashboardRoutesOptions): Promise<void> {
   const service = new DashboardService(opts.registry, opts.store, app.reportReader, opts.now);
+  const uncache = app.caches.register({
+    name: 'dashboard-groups', description: 'Stock and IBCs per deposit, as the dashboards\' maps and charts show them (kept a minute)',
+    entries: () => service.groups.size, clear: () => service.groups.clear(),
+  });
+  app.addHook('onClose', async () => { uncache(); });
   const access = service.accessKeys();
   const tags = ['Dashboards'];
   const params = (request: FastifyRequest) => request.params as { key: string; widget: string; filter: string };

@@ -18,6 +18,13 @@ type Rec = Record<string, unknown>;
 /** The SPEC 7 operations the dashboard routes serve: a key listing one opens them as its own name does. */
 export const DASHBOARD_OPERATIONS = ['getDashboardConfig', 'fetchDashboardData'];
 
+/**
+ * How long a named query's groups are kept (stock and IBCs per deposit): they fold every balance
+ * or IBC of the scope, the one read of a dashboard that grows with the whole store, and a
+ * dashboard's figures a minute old are still today's. Counts (figures) are indexed and not kept.
+ */
+export const GROUPS_TTL_MS = 60_000;
+
 /** One widget's answer within a whole dashboard's: its data, or the error it alone met (403 when its report is not the user's). */
 export interface WidgetAnswer { id: string; status: number; data?: WidgetData; error?: { code: string; message: string; params?: Record<string, unknown> } }
 
@@ -32,6 +39,10 @@ export class DashboardService {
   private readonly operations: OperationService;
   private readonly queries: NamedQueries;
   private readonly customerKeys: ReadonlySet<string>;
+  /** Named queries being computed, by query and scope: widgets asking the same at once (the stock's chart and map) share one run. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Named queries' groups by query and scope, kept GROUPS_TTL_MS (the cache manager lists and clears them). */
+  readonly groups = new Map<string, { at: number; docs: Doc[] }>();
 
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly reader: ReportReader | undefined, private readonly clock: () => Date = () => new Date()) {
     this.reports = new ReportService(reg, store, reader);
@@ -214,13 +225,30 @@ export class DashboardService {
     const fed = Object.entries(w.source.feed).find(([, to]) => to === 'deposit');
     const deposit = fed ? filters[fed[0]] : undefined;
     const scope = { warehouse: await this.operations.warehouse(p), ...(typeof deposit === 'string' ? { deposit } : {}) };
-    const reads = this.reads(`${name} (${w.id})`);
+    const reads = this.reads(name);
     const now = this.clock();
+    const shared = <T>(run: () => Promise<T>): Promise<T> => {
+      const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
+      let p = this.inFlight.get(key) as Promise<T> | undefined;
+      if (!p) {
+        p = run().finally(() => this.inFlight.delete(key));
+        this.inFlight.set(key, p);
+      }
+      return p;
+    };
     if (q.gives === 'figures') {
-      const figures = name === 'declarations' ? await this.queries.declarations(reads, scope, now) : await this.queries.ibcFleet(reads, scope, now);
+      const figures = await shared(() => (name === 'declarations' ? this.queries.declarations(reads, scope, now) : this.queries.ibcFleet(reads, scope, now)));
       return w.type === 'kpi' ? kpiData(w, figures[w.measure.field!] ?? 0) : figuresChart(w, figures, q.figures ?? {});
     }
-    const docs: Doc[] = name === 'stockByDeposit' ? await this.queries.stockByDeposit(reads, scope) : await this.queries.ibcsByDeposit(reads, scope);
+    const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
+    const kept = this.groups.get(key);
+    let docs: Doc[];
+    if (kept && now.getTime() - kept.at < GROUPS_TTL_MS) docs = kept.docs;
+    else {
+      docs = await shared(() => (name === 'stockByDeposit' ? this.queries.stockByDeposit(reads, scope) : this.queries.ibcsByDeposit(reads, scope)));
+      for (const [k, v] of this.groups) if (now.getTime() - v.at >= GROUPS_TTL_MS) this.groups.delete(k);
+      this.groups.set(key, { at: now.getTime(), docs });
+    }
     const groups = groupsOf(docs);
     if (w.type === 'map') return this.placed('company_division', groups);
     const titles = await locate(this.store, 'company_division', groups.map((g) => String(g.key ?? '')));
