@@ -18,6 +18,7 @@ import { chainRoutes } from '../chain/routes';
 import { syncRoutes } from '../sync/routes';
 import { cacheRoutes } from '../ops/routes';
 import { inboundRoutes } from '../inbound/routes';
+import { dashboardRoutes } from '../dashboards/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -46,6 +47,8 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => syncRoutes(a, { registry, store, config }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
+    // After the reports: widgets read through their reader thread.
+    (a) => dashboardRoutes(a, { registry, store }),
     (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
