@@ -18,6 +18,7 @@ import { chainRoutes } from '../chain/routes';
 import { syncRoutes } from '../sync/routes';
 import { cacheRoutes } from '../ops/routes';
 import { inboundRoutes } from '../inbound/routes';
+import { traceRoutes } from '../trace/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -48,6 +49,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
     (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
+    (a) => traceRoutes(a, { registry, store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }
