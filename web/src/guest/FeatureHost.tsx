@@ -7,12 +7,13 @@ import { isLang } from '../i18n/language';
 import { ShellContext, type ShellValue } from '../shell/shellContext';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { operationView } from '../operations/model';
-import { monitoringFeature, reportFeature } from './featureHost';
+import { monitoringFeature, reportFeature, traceFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
 
 const OperationScreen = lazy(() => import('../operations/OperationScreen'));
 const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
 const CacheManager = lazy(() => import('../monitoring/CacheManager'));
+const TraceScreen = lazy(() => import('../trace/TraceScreen'));
 
 interface Access { access: string[]; groups: { name: string; access: string[] }[] }
 
@@ -65,6 +66,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   const view = useMemo(() => (ready ? operationView(ready.registry, featureId) : null), [ready, featureId]);
   const report = useMemo(() => (ready ? reportFeature(ready.registry, featureId) : null), [ready, featureId]);
   const monitoring = useMemo(() => (ready ? monitoringFeature(ready.registry, featureId) : null), [ready, featureId]);
+  const trace = useMemo(() => (ready ? traceFeature(ready.registry, featureId) : null), [ready, featureId]);
   const shell = useMemo<ShellValue | null>(() => {
     if (!ready) return null;
     const principal = { access: ready.access.access, groups: ready.access.groups, selectedWarehouse: warehouseName };
@@ -73,7 +75,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   }, [ready, lang, warehouseName]);
 
   if (loaded === null) return <main className="tm-guest" aria-busy="true" />;
-  if ((!view && !report && !monitoring) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
+  if ((!view && !report && !monitoring && !trace) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
   const group = frame.warehouse ?? frame.warehouseList.find((g) => g.name === warehouseName) ?? null;
   const { toast } = services.config.deployment.settings;
   return (
@@ -86,7 +88,9 @@ export default function FeatureHost({ featureId, services }: { featureId: string
                 ? <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
                 : report
                   ? <ReportsScreen feature={report} warehouseName={warehouseName} goTo={frame.goTo} />
-                  : monitoring && <CacheManager title={localize(monitoring.name, lang)} />}
+                  : trace
+                    ? <TraceScreen feature={trace} warehouseName={warehouseName} goTo={frame.goTo} />
+                    : monitoring && <CacheManager title={localize(monitoring.name, lang)} />}
             </Suspense>
           </HashRouter>
         </ToastProvider>
