@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectionSpec, type Registry } from '../../../engine/src/index';
+import type { Registry } from '../../../engine/src/index';
 import { requestLang } from '../routes/masterdata';
 import type { Store } from '../store/types';
-import { EVENT_COLLECTIONS } from './events';
+import { traceCollections } from './collections';
 import { epcisDocument, exportName, traceCsv } from './exports';
 import { allEvents, lotHistory, searchTraceable } from './listing';
 import { sortRows, traceRows } from './rows';
@@ -23,11 +23,7 @@ type EventsQuery = TraceQuery & { page?: number; pageSize?: number; sort?: strin
 /** The trace routes (docs/trace.md): a trace, its events, its CSV and EPCIS exports, a search to start from, a lot's history. */
 export async function traceRoutes(app: FastifyInstance, opts: { registry: Registry; store: Store }): Promise<void> {
   const { registry, store } = opts;
-  // Events are read by the operation that emitted them: indexed beside what the definitions index.
-  for (const coll of EVENT_COLLECTIONS) {
-    const own = collectionSpec(registry, coll);
-    await store.ensureCollection({ ...own, indexes: [...new Set([...own.indexes, 'operation.id'])] });
-  }
+  for (const spec of traceCollections(registry)) await store.ensureCollection(spec);
   const service = new TraceService(registry, store);
   const tags = ['Trace and recall'];
   const principal = (request: FastifyRequest) => request.principal!;

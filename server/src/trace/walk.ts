@@ -99,8 +99,8 @@ export class LedgerWalk {
   /** Positions of a lot to start from (its movements, already read): each walked both or one way, from all time. */
   seedPositions(movements: readonly Movement[], direction: Direction): void {
     this.remember(this.byKey, movements, (m) => m.key);
-    for (const key of new Set(movements.map((m) => m.key))) {
-      const m = movements.find((x) => x.key === key)!;
+    const positions = new Map(movements.map((m) => [m.key, m]));
+    for (const [key, m] of positions) {
       if (!this.visible(m.deposit)) {
         this.leave(lotNode(m.material, m.batch), `${key}`);
         continue;
