@@ -132,3 +132,22 @@ export function lotIndex(lots: Iterable<string>, lookups: Lookups): (epcClass: s
     return undefined;
   };
 }
+
+/**
+ * The `material|lot` keys a list of lot classes names: a material's own class directly, a GS1
+ * one through the materials holding its GTIN (with or without its leading zeros).
+ */
+export async function lotKeysNamed(store: Store, epcClasses: Iterable<string>): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const gtins = new Map<string, string[]>();
+  for (const uri of epcClasses) {
+    const c = parseLotClass(uri);
+    if (c?.material !== undefined) keys.add(`${c.material}|${c.lot}`);
+    else if (c?.gtin) gtins.set(c.gtin, [...(gtins.get(c.gtin) ?? []), c.lot]);
+  }
+  if (gtins.size) {
+    const materials = await findIn(store, 'material', 'gtin', [...gtins.keys()].flatMap((g) => [g, g.replace(/^0+/, '')]), {}, { id: 1, gtin: 1 });
+    for (const m of materials) for (const lot of gtins.get(String(m.gtin).padStart(14, '0')) ?? []) keys.add(`${m.id}|${lot}`);
+  }
+  return keys;
+}

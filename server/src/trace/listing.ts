@@ -3,9 +3,9 @@ import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import { MOVEMENTS } from '../ledger/ledger';
 import type { Filter, SortSpec, Store, StoredDoc } from '../store/types';
-import { EVENT_COLLECTIONS, lotIndex, parseLotClass, viewOf, type EventView } from './events';
+import { EVENT_COLLECTIONS, lotIndex, lotKeysNamed, viewOf, type EventView } from './events';
 import { Lookups } from './lookups';
-import { findIn, lotMovements } from './reader';
+import { findIn } from './reader';
 import { eventRows, type TraceRow } from './rows';
 import type { TraceService } from './service';
 
@@ -82,16 +82,9 @@ export interface HistoryStep {
 /** A lot's story in time order, from the ledger: where it was made, moved, used; deposits beyond the caller's access counted, not shown. */
 export async function lotHistory(reg: Registry, store: Store, service: TraceService, p: AuthPrincipal, q: { lot: string; material?: string }, lang: Lang) {
   const { warehouse, visible } = await service.scope(p);
-  const all = (await lotMovements(store, q.lot)).filter((m) => q.material === undefined || m.material === q.material);
-  const materials = [...new Set(all.map((m) => m.material))];
-  const shown = all.filter((m) => visible(m.deposit));
-  if (materials.length === 0 || shown.length === 0) throw new ApiError('TRACE_LOT_NOT_FOUND', { identifier: q.lot.slice(0, 100) });
+  const { material, movements } = await service.resolveLot(q.lot, q.material, visible, warehouse !== null);
+  const shown = movements.filter((m) => visible(m.deposit));
   const lookups = new Lookups(reg, store);
-  if (materials.length > 1) {
-    await lookups.materialsOf(materials);
-    throw new ApiError('TRACE_LOT_AMBIGUOUS', { lot: q.lot.slice(0, 100), materials: materials.map((m) => lookups.materials.get(m)?.name ?? m).sort().join(', ') });
-  }
-  const material = materials[0];
   const ops = new Map(shown.map((m) => [m.operation.id, m.operation.workflow]));
   const [records] = await Promise.all([service.records(ops), lookups.materialsOf([material]), lookups.depositsOf(shown.map((m) => m.deposit)), lookups.lotsOf([`${material}|${q.lot}`]),
     lookups.unitsOf(shown.map((m) => m.unit).filter((u): u is string => u !== undefined))]);
@@ -115,7 +108,7 @@ export async function lotHistory(reg: Registry, store: Store, service: TraceServ
   return {
     lot: { material, materialName: m?.name ?? material, ...(m?.gtin ? { gtin: m.gtin } : {}), lot: q.lot, ...(lookups.lots.get(`${material}|${q.lot}`) ?? {}) },
     steps: [...steps.values()],
-    beyond: new Set(all.filter((x) => x.material === material && !visible(x.deposit)).map((x) => x.deposit)).size,
+    beyond: new Set(movements.filter((x) => !visible(x.deposit)).map((x) => x.deposit)).size,
     warehouse: warehouse?.name ?? null,
   };
 }
@@ -164,20 +157,7 @@ export async function allEvents(
   });
   const events = merged.slice((page - 1) * pageSize, reach);
   const lookups = new Lookups(reg, store);
-  // The lots the events name: a material's own class, or a GTIN read back to its materials.
-  const keys = new Set<string>();
-  const gtins = new Map<string, string[]>();
-  for (const e of events) {
-    for (const el of e.elements) {
-      const c = parseLotClass(el.epcClass);
-      if (c?.material !== undefined) keys.add(`${c.material}|${c.lot}`);
-      else if (c?.gtin) gtins.set(c.gtin, [...(gtins.get(c.gtin) ?? []), c.lot]);
-    }
-  }
-  if (gtins.size) {
-    const byGtin = await findIn(store, 'material', 'gtin', [...gtins.keys()].flatMap((g) => [g, g.replace(/^0+/, '')]), {}, { id: 1, gtin: 1 });
-    for (const m of byGtin) for (const lot of gtins.get(String(m.gtin).padStart(14, '0')) ?? []) keys.add(`${m.id}|${lot}`);
-  }
+  const keys = await lotKeysNamed(store, events.flatMap((e) => e.elements.map((el) => el.epcClass)));
   const ops = new Map(events.filter((e) => e.operation.id && Object.hasOwn(reg.workflows, e.operation.workflow)).map((e) => [e.operation.id, e.operation.workflow] as const));
   const [records] = await Promise.all([
     service.records(ops), lookups.materialsOf([...keys].map((k) => k.slice(0, k.indexOf('|')))),

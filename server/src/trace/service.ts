@@ -4,7 +4,7 @@ import type { AuthPrincipal } from '../auth/principal';
 import type { Store, StoredDoc } from '../store/types';
 import { ENGINE, OperationService, type Warehouse } from '../workflows/service';
 import { categories, type OperationCategory } from './categories';
-import { eventsOf, lotIndex, locationIndex, type EventView } from './events';
+import { eventsOf, lotIndex, lotKeysNamed, locationIndex, type EventView } from './events';
 import { Lookups, type Place } from './lookups';
 import { findIn, lotMovements, storeLedger } from './reader';
 import {
@@ -155,7 +155,7 @@ export class TraceService {
     if (q.lot !== undefined) {
       kind = 'lot';
       identifier = q.lot;
-      const lot = await this.startLot(q.lot, q.material, visible, warehouse !== null);
+      const lot = await this.resolveLot(q.lot, q.material, visible, warehouse !== null);
       startNodes.push(lotNode(lot.material, q.lot));
       walk.seedPositions(lot.movements, direction);
     } else if (q.ibc !== undefined) {
@@ -179,7 +179,7 @@ export class TraceService {
   }
 
   /** A lot's movements at every deposit; 404 when it names no lot, or none the caller may see; 400 when it names lots of several materials. */
-  private async startLot(number: string, material: string | undefined, visible: (d: string) => boolean, narrowed: boolean): Promise<{ material: string; movements: Movement[] }> {
+  async resolveLot(number: string, material: string | undefined, visible: (d: string) => boolean, narrowed: boolean): Promise<{ material: string; movements: Movement[] }> {
     const all = (await lotMovements(this.store, number)).filter((m) => material === undefined || m.material === material);
     let materials = [...new Set(all.map((m) => m.material))];
     if (materials.length === 0 && !narrowed) {
@@ -214,25 +214,11 @@ export class TraceService {
     const me = assetUri('ibc_container', String(ibc.serial_number ?? ''));
     const events = (await eventsOf(this.store, ops)).filter((e) => (e.epcis.epcList as unknown[] | undefined)?.includes(me) && e.elements.length > 0);
     for (const e of events) {
-      const keys = await this.lotKeysOf(e);
+      const keys = await lotKeysNamed(this.store, e.elements.map((el) => el.epcClass));
       if (keys.size === 0) continue;
       if (e.bizStep === 'packing') { if (direction !== 'forward') await walk.seedOperation(e.operation.id, 'backward', keys); }
       else if (direction !== 'backward') await walk.seedOperation(e.operation.id, 'forward', keys);
     }
-  }
-
-  /** The lot keys an event's quantities name, its GTINs read back to materials. */
-  private async lotKeysOf(e: EventView): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const el of e.elements) {
-      const own = /^urn:tracemesh:class:([^:]+):(.+)$/.exec(el.epcClass);
-      if (own) { out.add(`${decodeURIComponent(own[1])}|${decodeURIComponent(own[2])}`); continue; }
-      const dl = /^https:\/\/id\.gs1\.org\/01\/(\d{14})\/10\/([^/?#]+)/.exec(el.epcClass);
-      if (!dl) continue;
-      const candidates = await this.store.find('material', { filter: { gtin: { $in: [dl[1], dl[1].replace(/^0+/, '')] } }, projection: { id: 1 } });
-      for (const m of candidates) out.add(`${m.id}|${decodeURIComponent(dl[2])}`);
-    }
-    return out;
   }
 
   private async startShipments(v: string, warehouse: Warehouse | null): Promise<{ wf: WorkflowDef; record: StoredDoc }[]> {

@@ -10,6 +10,7 @@ import { useShell } from '../shell/shellContext';
 import { useTrace } from './context';
 import { featureOfWorkflow } from '../reports/links';
 import { paramsOf, paramsOfHit, queryOf, type TraceAnswer, type TraceRow } from './model';
+import { BoundaryNotice } from './BoundaryNotice';
 import { TraceSearch } from './TraceSearch';
 
 /** The columns the events list shows, in order; without a trace only these sort (the store sorts them). */
@@ -73,11 +74,7 @@ export function EventsView() {
       <p className="tm-trace__meta" data-testid="trace-events-scope">
         {start ? t('trace.events.ofTrace', { start: start.lot ?? start.ibc ?? start.shipment }) : t('trace.events.everything')}
       </p>
-      {state.boundary && state.boundary.links > 0 && (
-        <div className="p-message p-message-warn tm-trace__notice" role="status" data-testid="trace-boundary" data-links={state.boundary.links}>
-          <i className="pi pi-lock" aria-hidden="true" /> {t('trace.boundary', { count: state.boundary.links, warehouse: state.boundary.warehouse ?? '' })}
-        </div>
-      )}
+      <BoundaryNotice boundary={state.boundary} />
       {state.error && <div className="p-message p-message-error" role="alert" data-testid="list-error">{state.error}</div>}
       <ServerTable table={table} loading={state.loading} total={state.answer?.total ?? 0} pageIndex={pageIndex} />
     </section>

@@ -10,6 +10,7 @@ import { useShell } from '../shell/shellContext';
 import { useToast } from '../toasts/toast';
 import { useTrace } from './context';
 import { DIRECTIONS, goToQuery, names, nodeGoTo, paramsOf, paramsOfHit, queryOf, traceFeature, type Direction, type NodeKind, type TraceAnswer, type TraceNode, type TraceParams } from './model';
+import { BoundaryNotice } from './BoundaryNotice';
 import { TraceSearch } from './TraceSearch';
 
 // Each loads with its library only once a trace is shown.
@@ -109,17 +110,13 @@ export function MapView() {
   );
 }
 
-/** Where the trace stops: at the selected group's edge (how many links go on, never what is there), or at the depth bound. */
+/** Where the trace stops: at the selected group's edge, or at its bound. */
 function Notices({ answer }: { answer: TraceAnswer }) {
   const { t } = useTranslation();
   const { boundary, limits } = answer;
   return (
     <>
-      {boundary.links > 0 && (
-        <div className="p-message p-message-warn tm-trace__notice" role="status" data-testid="trace-boundary" data-links={boundary.links}>
-          <i className="pi pi-lock" aria-hidden="true" /> {t('trace.boundary', { count: boundary.links, warehouse: boundary.warehouse ?? '' })}
-        </div>
-      )}
+      <BoundaryNotice boundary={boundary} />
       {limits.truncated && (
         <div className="p-message p-message-warn tm-trace__notice" role="status" data-testid="trace-truncated">
           {t(limits.truncated === 'depth' ? 'trace.truncated.depth' : 'trace.truncated.size', { depth: limits.depth })}
