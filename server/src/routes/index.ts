@@ -19,6 +19,7 @@ import { syncRoutes } from '../sync/routes';
 import { cacheRoutes } from '../ops/routes';
 import { inboundRoutes } from '../inbound/routes';
 import { dashboardRoutes } from '../dashboards/routes';
+import { traceRoutes } from '../trace/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -51,6 +52,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => dashboardRoutes(a, { registry, store }),
     (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
+    (a) => traceRoutes(a, { registry, store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }
