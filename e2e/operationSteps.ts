@@ -38,6 +38,8 @@ export interface StoryServer {
 export interface StoryOptions {
   env?: Record<string, string>;
   deployment?: (d: DeploymentDef) => void;
+  /** A configurator's edit of the definitions copy, before the server reads it. */
+  definitions?: (appRoot: string) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export interface StoryOptions {
 export async function startStoryServer(offset: number, prefix: string, seed: (appRoot: string, dataDir: string) => Promise<void>, options: StoryOptions = {}): Promise<StoryServer> {
   const port = (Number(process.env.E2E_PORT_BASE) || 3101) + offset;
   const appRoot = makeAppRoot(process.cwd(), options.deployment ?? (() => undefined));
+  options.definitions?.(appRoot);
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   let server: RunningServer | undefined;
   const stop = async () => {

@@ -26,4 +26,4 @@ if (stale.length > 0) {
   process.exit(1);
 }
 const count = (o: object) => Object.keys(o).length;
-console.log(`check: ok (${count(registry.entities)} entities, ${count(registry.extensions)} extensions, ${registry.features.features.length} features, ${count(registry.reports)} reports, ${count(registry.workflows)} workflows)`);
+console.log(`check: ok (${count(registry.entities)} entities, ${count(registry.extensions)} extensions, ${registry.features.features.length} features, ${count(registry.reports)} reports, ${count(registry.dashboards)} dashboards, ${count(registry.workflows)} workflows)`);

@@ -45,5 +45,5 @@ console.log(`  API docs: ${url}/api/docs`);
 console.log(`  sign in as superadmin: ${config.adminEmail} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : config.adminPassword}`);
 for (const u of users) console.log(`  ${u.role}: ${u.email} / ${DEMO_PASSWORD}`);
 if (fake) console.log(`  declarations go to a local fake of the authority at ${fake.url} (set AUTHORITY_BASE_URL, AUTHORITY_USER and AUTHORITY_PASSWORD for the real one)`);
-if (users.length === 0) console.log(`  other demo users (if seeded earlier): producer@, distributor@, carrier@, warehouse@demo.local / ${DEMO_PASSWORD}`);
+if (users.length === 0) console.log(`  other demo users (if seeded earlier): producer@, distributor@, carrier@, warehouse@, quality@demo.local / ${DEMO_PASSWORD}`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => { void stop().then(() => fake?.stop()).then(() => process.exit(0)); });

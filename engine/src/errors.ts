@@ -82,7 +82,18 @@ export const ERRORS = {
   REPORT_TOO_SLOW: { key: 'error.reportTooSlow', status: 422, template: 'The report {report} takes longer than {seconds} seconds to compute; narrow it with its filters' },
   EXPORT_NOT_FOUND: { key: 'error.exportNotFound', status: 404, template: 'There is no report export {id}' },
   EXPORT_NOT_READY: { key: 'error.exportNotReady', status: 409, template: 'The export {id} is {status}; its file is not ready' },
+  // Dashboards (issue 19).
+  UNKNOWN_DASHBOARD: { key: 'error.unknownDashboard', status: 404, template: 'There is no dashboard named {dashboard}' },
+  UNKNOWN_WIDGET: { key: 'error.unknownWidget', status: 404, template: 'The dashboard {dashboard} has no widget named {widget}' },
+  DASHBOARD_FILTER_UNKNOWN: { key: 'error.dashboardFilterUnknown', status: 400, template: '{filter} is not a filter of the dashboard {dashboard}; its filters: {filters}' },
+  DASHBOARD_FILTER_INVALID: { key: 'error.dashboardFilterInvalid', status: 400, template: '{filter} : {value} is not a valid {type}' },
   SAVED_FILTER_NAME_TAKEN: { key: 'error.savedFilterNameTaken', status: 409, template: 'You already have a saved filter named {name} for this report' },
+  // Trace and recall (issue 19).
+  TRACE_START_REQUIRED: { key: 'error.traceStartRequired', status: 400, template: 'Name one thing to trace: a lot (with its material if you like), an IBC or a shipment' },
+  TRACE_LOT_NOT_FOUND: { key: 'error.traceLotNotFound', status: 404, template: 'There is no lot {identifier} to trace' },
+  TRACE_IBC_NOT_FOUND: { key: 'error.traceIbcNotFound', status: 404, template: 'There is no IBC {identifier} to trace' },
+  TRACE_SHIPMENT_NOT_FOUND: { key: 'error.traceShipmentNotFound', status: 404, template: 'There is no shipment {identifier} to trace' },
+  TRACE_LOT_AMBIGUOUS: { key: 'error.traceLotAmbiguous', status: 400, template: 'Lot {lot} exists for several materials ({materials}); choose the material' },
   DEPOSIT_OUTSIDE_WAREHOUSE: { key: 'error.depositOutsideWarehouse', status: 400, template: '{label} : {deposit} is not a deposit of the selected warehouse {warehouse}' },
   WAREHOUSE_NOT_YOURS: { key: 'error.warehouseNotYours', status: 403, template: 'You are not a member of the warehouse group {warehouse}' },
   RATE_LIMITED: { key: 'error.rateLimited', status: 429, template: 'Too many attempts; try again in {seconds} seconds' },

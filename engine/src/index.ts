@@ -32,3 +32,8 @@ export * from './reports/query';
 export * from './reports/plan';
 export * from './reports/cells';
 export { REPORT_COLLECTIONS } from './reports/collections';
+export * from './dashboards/types';
+export * from './dashboards/days';
+export * from './dashboards/request';
+export * from './dashboards/reduce';
+export * from './dashboards/queries';

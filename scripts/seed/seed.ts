@@ -63,6 +63,8 @@ export async function demoIdentity(reg: Registry, data: DemoData): Promise<{ dat
     user('distributor@demo.local', `Martín Sosa (${companyOfType('distributor') ?? 'distributor'})`, { templates: only(['reportsViewer'], templates), access: only(['Dashboards', 'Deliveries', 'Reception', 'Reports'], keys) }),
     user('carrier@demo.local', `Carlos Díaz (${companyOfType('carrier') ?? 'carrier'})`, { access: only(['Deliveries', 'Active Receptions'], keys) }),
     user('warehouse@demo.local', 'Ana Ruiz (Rosario Hub)', { groups: groups.map((g) => g.id), access: only(['Dashboards', 'Imports', 'Deliveries', 'Reception', 'Reports'], keys) }),
+    // Trace and recall (issue 19): the traceability map, the events and a lot's history.
+    user('quality@demo.local', 'Julia Paz (quality manager)', { templates: only(['inventoryPlanner', 'reportsViewer'], templates), access: only(['Dashboards', 'Traceability Map', 'Assets'], keys) }),
   ];
   const out: DemoData = new Map<string, DemoData extends Map<string, infer D> ? D : never>([['organisation', [org]], ['group', groups], ['user', users]]);
   return {
@@ -72,6 +74,7 @@ export async function demoIdentity(reg: Registry, data: DemoData): Promise<{ dat
       { email: 'distributor@demo.local', role: 'distributor' },
       { email: 'carrier@demo.local', role: 'carrier' },
       { email: 'warehouse@demo.local', role: 'warehouse-scoped user (Rosario Hub, Córdoba Hub)' },
+      { email: 'quality@demo.local', role: 'quality manager (trace and recall)' },
     ],
   };
 }

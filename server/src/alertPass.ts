@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Doc, Filter, Projection, Store, StoredDoc } from './store/types';
 
 const PAGE = 2_000;
@@ -5,7 +6,9 @@ const PAGE = 2_000;
 /**
  * One `alert` per document of `coll` matching `filter`, made by `alertOf` with an id that names
  * what it is about, inserted only when no alert has that id yet: a background pass run again
- * raises nothing twice. Reads a page at a time. Returns how many alerts were new.
+ * raises nothing twice. Reads a page at a time, and lets the event loop turn between pages: the
+ * embedded store answers synchronously, so a pass over many pages would otherwise hold the
+ * server's thread (requests, timers) for all of them. Returns how many alerts were new.
  */
 export async function raiseOnce(store: Store, coll: string, query: { filter: Filter; projection?: Projection }, now: Date, alertOf: (doc: StoredDoc) => Doc): Promise<number> {
   const at = now.toISOString();
@@ -20,5 +23,6 @@ export async function raiseOnce(store: Store, coll: string, query: { filter: Fil
     raised += fresh.length;
     if (page.length < PAGE) return raised;
     after = { id: page[page.length - 1].id };
+    await nextTurn();
   }
 }

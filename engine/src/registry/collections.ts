@@ -33,6 +33,8 @@ export function collectionSpec(reg: Registry, entity: string): CollectionSpec {
   for (const ext of enabledExtensions(reg, entity)) walk(ext.fields, `extensions.${ext.name}`, visit);
   for (const k of def.uniqueKeys ?? []) uniqueKeys.push([...k]);
   if (def.fields.some((f) => f.id === 'state')) indexes.add('state');
+  // The Senasa Sync filter of the lists, and the outbox's look for pending records without a job.
+  if (def.sync) indexes.add('sync.status');
   return { name: entity, uniqueKeys, indexes: [...indexes], searchPaths };
 }
 

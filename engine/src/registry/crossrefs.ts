@@ -6,6 +6,7 @@ import { escapePointer, type Problem } from './problems';
 import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
 import { checkReportFeatures, checkReports } from './reportrefs';
+import { checkDashboards } from './dashboardrefs';
 import { checkWorkflows, workflowOperations } from './workflowrefs';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
@@ -157,6 +158,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
 
   checkReportFeatures(p, checkReports(p, add, checkAccess), add);
   checkWorkflows(p, add, checkAccess);
+  checkDashboards(p, add, checkAccess);
 
   const en = p.i18n.get('en')!;
   const codeOf = new Map(Object.entries(ERRORS).flatMap(([code, e]) => bundleTexts(e).map(([key]) => [key, code] as const)));

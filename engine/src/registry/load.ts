@@ -6,7 +6,8 @@ import { describeMetaErrors, metaValidator, type DefinitionKind } from './meta';
 import type { Problem } from './problems';
 import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
-import { sanitiseAccess, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseReport, sanitiseWorkflow } from './sanitise';
+import { sanitiseAccess, sanitiseDashboard, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseReport, sanitiseWorkflow } from './sanitise';
+import type { DashboardDefinition } from '../dashboards/types';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -28,6 +29,7 @@ function kindOf(path: string): DefinitionKind | undefined {
   if (path === 'schemas/access.json') return 'access';
   if (path === 'schemas/deployment.json') return 'deployment';
   if (/^reports\/[^/]+\.json$/.test(path)) return 'report';
+  if (/^schemas\/dashboards\/[^/]+\.json$/.test(path)) return 'dashboard';
   return undefined;
 }
 
@@ -50,6 +52,7 @@ export interface Parsed {
   extensions: Map<string, { file: string; def: ExtensionDef }>;
   workflows: Map<string, { file: string; def: WorkflowDef }>;
   reports: Map<string, { file: string; def: ReportDefinition }>;
+  dashboards: Map<string, { file: string; def: DashboardDefinition }>;
   i18n: Map<string, { file: string; def: I18nBundle }>;
   features?: { file: string; def: FeatureCatalogue };
   access?: { file: string; def: AccessDef };
@@ -63,7 +66,7 @@ export interface Parsed {
  */
 export function loadRegistry(sources: DefinitionSource[]): LoadResult {
   const problems: Problem[] = [];
-  const parsed: Parsed = { entities: new Map(), extensions: new Map(), workflows: new Map(), reports: new Map(), i18n: new Map() };
+  const parsed: Parsed = { entities: new Map(), extensions: new Map(), workflows: new Map(), reports: new Map(), dashboards: new Map(), i18n: new Map() };
   for (const src of [...sources].sort((a, b) => a.path.localeCompare(b.path))) {
     const kind = kindOf(src.path);
     if (!kind) continue;
@@ -86,6 +89,7 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
       case 'extension': keyed(value as ExtensionDef, parsed.extensions as never, 'name'); break;
       case 'workflow': keyed(value as WorkflowDef, parsed.workflows as never, 'name'); break;
       case 'report': keyed(value as ReportDefinition, parsed.reports as never, 'key'); break;
+      case 'dashboard': keyed(value as DashboardDefinition, parsed.dashboards as never, 'key'); break;
       case 'i18n': parsed.i18n.set(name, { file: src.path, def: value as I18nBundle }); break;
       case 'features': parsed.features = { file: src.path, def: value as FeatureCatalogue }; break;
       case 'access': parsed.access = { file: src.path, def: value as AccessDef }; break;
@@ -107,12 +111,14 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
     Object.fromEntries([...m].map(([k, v]) => [k, sanitise(v.def)]));
   const workflows = [...parsed.workflows.values()].map((w) => w.def);
   const host = parsed.deployment!.def.name;
+  // Keyed by the key a request names: {host} replaced (the file keeps it).
+  const reports = Object.fromEntries([...parsed.reports.values()].map(({ def }) => sanitiseReport(def, workflows, host)).map((r) => [r.key, r]));
   const registry: Registry = deepFreeze({
     entities: values(parsed.entities, sanitiseEntity),
     extensions: values(parsed.extensions, sanitiseExtension),
     workflows: values(parsed.workflows, sanitiseWorkflow),
-    // Keyed by the key a request names: {host} replaced (the file keeps it).
-    reports: Object.fromEntries([...parsed.reports.values()].map(({ def }) => sanitiseReport(def, workflows, host)).map((r) => [r.key, r])),
+    reports,
+    dashboards: values(parsed.dashboards, (d) => sanitiseDashboard(d, reports, host)),
     i18n: values(parsed.i18n) as Partial<Record<Lang, I18nBundle>>,
     features: sanitiseFeatures(parsed.features!.def),
     access: sanitiseAccess(parsed.access!.def),

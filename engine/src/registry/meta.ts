@@ -8,12 +8,13 @@ import access from '../../../schemas/meta/access.schema.json';
 import deployment from '../../../schemas/meta/deployment.schema.json';
 import i18n from '../../../schemas/meta/i18n.schema.json';
 import report from '../../../schemas/meta/report.schema.json';
+import dashboard from '../../../schemas/meta/dashboard.schema.json';
 import workflow from '../../../schemas/meta/workflow.schema.json';
 import { LANGS } from '../text';
 
-export type DefinitionKind = 'entity' | 'extension' | 'features' | 'access' | 'deployment' | 'i18n' | 'report' | 'workflow';
+export type DefinitionKind = 'entity' | 'extension' | 'features' | 'access' | 'deployment' | 'i18n' | 'report' | 'workflow' | 'dashboard';
 
-const META: Record<DefinitionKind, object> = { entity, extension, features, access, deployment, i18n, report, workflow };
+const META: Record<DefinitionKind, object> = { entity, extension, features, access, deployment, i18n, report, workflow, dashboard };
 
 let validators: Record<DefinitionKind, ValidateFunction> | undefined;
 

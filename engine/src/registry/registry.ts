@@ -3,6 +3,7 @@ import type {
 } from '../types';
 import type { Lang, LocalText } from '../text';
 import type { FormDef } from '../validate/format';
+import type { DashboardDef } from '../dashboards/types';
 
 export { DEFAULT_ENTITY_ACCESS, uniqueFieldPaths } from './sanitise';
 
@@ -15,6 +16,8 @@ export interface Registry {
   readonly deployment: DeploymentDef;
   readonly i18n: Readonly<Partial<Record<Lang, I18nBundle>>>;
   readonly reports: Readonly<Record<string, ReportDef>>;
+  /** Dashboard definitions (schemas/dashboards/), by key. */
+  readonly dashboards: Readonly<Record<string, DashboardDef>>;
   readonly workflows: Readonly<Record<string, WorkflowDef>>;
 }
 

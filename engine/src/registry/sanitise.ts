@@ -1,6 +1,7 @@
 import type { AccessDef, EntityDef, EntityDefinition, ExtensionDef, FeatureCatalogue, FieldDef, ReportDef, ReportDefinition } from '../types';
 import { defaultWidget } from '../fields/types';
 import type { EffectDef, LinesDef, WorkflowDefinition } from '../workflow/types';
+import type { DashboardDef, DashboardDefinition, DashboardWidgetDef, WidgetType } from '../dashboards/types';
 
 /** The access key of an entity that names none (SPEC 3.1: master data screens). */
 export const DEFAULT_ENTITY_ACCESS = 'Master Data';
@@ -137,5 +138,38 @@ export function sanitiseReport(def: ReportDefinition, workflows: readonly Workfl
     columns,
     sort: def.sort ?? (dated ? { [dated.field]: -1 } : { [columns[0].field]: 1 }),
     export: { ...def.export, fileName: withHost(def.export.fileName, host) },
+  };
+}
+
+const WIDGET_SIZES: Record<WidgetType, { w: number; h: number }> = { kpi: { w: 3, h: 1 }, chart: { w: 6, h: 2 }, map: { w: 6, h: 2 }, table: { w: 12, h: 2 } };
+/** A chart's categories by default: the twelve largest. A table's first rows and columns. */
+export const DEFAULT_CHART_LIMIT = 12;
+export const DEFAULT_TABLE_ROWS = 10;
+const DEFAULT_TABLE_COLUMNS = 6;
+export const DEFAULT_DASHBOARD_ACCESS = 'Dashboards';
+
+/**
+ * A dashboard with its defaults applied once: access Dashboards, a grid of 12 columns, filters
+ * present; each widget its size by type, a count measure, source filters and feed present, a
+ * report named by the key requests use ({host} replaced), a chart's limit (none by interval), a
+ * table's columns (the report's first six) and rows.
+ */
+export function sanitiseDashboard(def: DashboardDefinition, reports: Readonly<Record<string, ReportDef>>, host: string): DashboardDef {
+  return {
+    ...def,
+    access: def.access ?? DEFAULT_DASHBOARD_ACCESS,
+    columns: def.columns ?? 12,
+    filters: def.filters ?? [],
+    widgets: def.widgets.map((w): DashboardWidgetDef => {
+      const report = w.source.report !== undefined ? withHost(w.source.report, host) : undefined;
+      return {
+        ...w,
+        size: { ...WIDGET_SIZES[w.type], ...w.size },
+        source: { ...w.source, ...(report !== undefined ? { report } : {}), filters: w.source.filters ?? {}, feed: w.source.feed ?? {} },
+        measure: w.measure ?? { op: 'count' },
+        ...(w.type === 'chart' && !w.interval && !w.figures ? { limit: w.limit ?? DEFAULT_CHART_LIMIT } : {}),
+        ...(w.type === 'table' ? { columns: w.columns ?? (reports[report ?? '']?.columns ?? []).slice(0, DEFAULT_TABLE_COLUMNS).map((c) => c.id), rows: w.rows ?? DEFAULT_TABLE_ROWS } : {}),
+      };
+    }),
   };
 }

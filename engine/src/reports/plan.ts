@@ -29,6 +29,11 @@ export interface ReportPlan {
    */
   allInOrder: Stage[];
   count: { filter: Filter } | { pipeline: Stage[] };
+  /**
+   * Every row in no particular order (a top ten: its ten, sorted), for a stage that folds them
+   * (a dashboard's totals and groups, engine/src/dashboards/reduce.ts): no sort, no page.
+   */
+  unordered: Stage[];
 }
 
 /**
@@ -76,7 +81,8 @@ function summaryVariant(def: ReportDef): ReportDef {
   return v;
 }
 
-function escapeRegExp(s: string): string {
+/** A text as a regular expression matching it literally. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -163,6 +169,7 @@ export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scop
     return [lead, ...rest, ...rowMatch, ...dedupe, sortStage, ...window];
   };
   const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
+  const unordered = [lead, ...rest, ...rowMatch, ...dedupe];
   return {
     collection: def.source.entity,
     rows: compose(windowStages(skip, q.pageSize + 1, def.limit)),
@@ -171,6 +178,7 @@ export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scop
     allInOrder: compose(windowStages(0, undefined, def.limit), []),
     count: plainCount
       ? { filter: where }
-      : { pipeline: [lead, ...rest, ...rowMatch, ...dedupe, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
+      : { pipeline: [...unordered, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
+    unordered: def.limit !== undefined ? [...unordered, sortStage, { $limit: def.limit }] : unordered,
   };
 }

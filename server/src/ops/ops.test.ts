@@ -143,7 +143,7 @@ describe('/api/ready', () => {
 describe('/api/v3/caches', () => {
   it('lists the server caches with their entries, and clears one or all', async () => {
     const embedded = h.store.kind === 'embedded';
-    const names = ['ibc-event-summary', 'oidc-discovery', ...(embedded ? ['store-search'] : [])];
+    const names = ['dashboard-groups', 'ibc-event-summary', 'oidc-discovery', ...(embedded ? ['store-search'] : [])];
     // The fleet measures fold the IBC log into the summary cache; a list search fills the store's.
     const ibc = await h.userWith(['ibcTraceability']);
     expect((await get('/api/v3/ibc/measures', ibc.headers)).statusCode).toBe(200);

@@ -18,6 +18,8 @@ import { chainRoutes } from '../chain/routes';
 import { syncRoutes } from '../sync/routes';
 import { cacheRoutes } from '../ops/routes';
 import { inboundRoutes } from '../inbound/routes';
+import { dashboardRoutes } from '../dashboards/routes';
+import { traceRoutes } from '../trace/routes';
 import { epcisRoutes } from '../epcis/routes';
 
 export interface RouteContext {
@@ -47,8 +49,11 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => syncRoutes(a, { registry, store, config }),
     // Not encapsulated, so app.reportExports and app.reportSchedules (runDue) are the app's own.
     fp((a: FastifyInstance) => reportRoutes(a, { registry, store, config })),
+    // After the reports: widgets read through their reader thread.
+    (a) => dashboardRoutes(a, { registry, store }),
     (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
+    (a) => traceRoutes(a, { registry, store }),
     (a) => epcisRoutes(a, { registry, store, limits: config.epcis }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];

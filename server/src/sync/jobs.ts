@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Registry, WorkflowDef } from '../../../engine/src/index';
 import { recordTitle } from '../../../engine/src/list/index';
 import type { TransitionWrite, WriteHooks } from '../records/writeHooks';
@@ -93,6 +94,9 @@ const PAGE = 1_000;
 /**
  * Pending records without any job (written pending by an import, or before the outbox existed)
  * get their declaration's job, so nothing pending goes unsent or unalerted. Returns how many.
+ * A page's jobs go in as one write; the event loop turns between pages (the embedded store
+ * answers synchronously, and a store filled in bulk can hold hundreds of thousands of them:
+ * held in one go, the first pass kept a starting server from registering its plugins).
  */
 export async function adoptPending(store: Store, reg: Registry, now: Date): Promise<number> {
   const at = now.toISOString();
@@ -103,19 +107,36 @@ export async function adoptPending(store: Store, reg: Registry, now: Date): Prom
       const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}) });
       if (page.length === 0) break;
       const known = new Set((await store.find(SYNC_JOB, { filter: { workflow: wf.name, recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1 } })).map((j) => j.recordId));
-      for (const r of page.filter((x) => !known.has(x.id))) {
+      const jobs = page.filter((x) => !known.has(x.id)).map((r) => {
         const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
-        try {
-          await store.insert(SYNC_JOB, newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc);
-          adopted++;
-        } catch (e) {
-          // Another process adopted it meanwhile.
-          if (!isStoreError(e, 'DUPLICATE_KEY')) throw e;
-        }
-      }
+        return newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc;
+      });
+      adopted += await insertJobs(store, jobs);
       if (page.length < PAGE) break;
       after = { id: page[page.length - 1].id };
+      await nextTurn();
     }
   }
   return adopted;
+}
+
+/** The jobs in one write; when another process adopted one of them meanwhile, each alone, skipping those it wrote. */
+async function insertJobs(store: Store, jobs: Doc[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  try {
+    await store.insertMany(SYNC_JOB, jobs);
+    return jobs.length;
+  } catch (e) {
+    if (!isStoreError(e, 'DUPLICATE_KEY')) throw e;
+  }
+  let n = 0;
+  for (const job of jobs) {
+    try {
+      await store.insert(SYNC_JOB, job);
+      n++;
+    } catch (e) {
+      if (!isStoreError(e, 'DUPLICATE_KEY')) throw e;
+    }
+  }
+  return n;
 }

@@ -221,6 +221,28 @@ describe('records made pending without a transition', () => {
     await drain();
     expect((await h.store.get('product_import', rec.id))!.sync).toMatchObject({ status: 'synced', deadline: job.deadline });
   });
+
+  it('adopts thousands a page at a time, once each when two passes run together', async () => {
+    // A store of its own: the main one's worker would send these thousands in the later tests.
+    const own = await startHarness();
+    try {
+      const n = 2_500;
+      const docs = Array.from({ length: n }, (_, i) => ({
+        id: `bulk-${String(i).padStart(5, '0')}`, importDate: '2025-03-02', importID: `IMP-bulk-${i}`, deposit: 'deposit-x', status: 'Imported', sync: { status: '' },
+        productData: [{ material: 'material-x', batchId: `P-bulk-${i}`, quantity: 5, uom: 'uom-x' }],
+      }));
+      await own.store.insertMany('product_import', docs);
+      const now = new Date();
+      const [a, b] = await Promise.all([adoptPending(own.store, own.registry, now), adoptPending(own.store, own.registry, now)]);
+      expect(a + b).toBe(n);
+      expect(await own.store.count(SYNC_JOB, { workflow: 'product_import' })).toBe(n);
+      for (const d of docs.slice(0, 1_500)) await own.store.delete(SYNC_JOB, `product_import:${d.id}:declare`);
+      expect(await adoptPending(own.store, own.registry, now)).toBe(1_500);
+      expect(await own.store.count(SYNC_JOB, { workflow: 'product_import' })).toBe(n);
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe('the worker started with the server', () => {

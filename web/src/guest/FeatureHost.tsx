@@ -7,12 +7,15 @@ import { isLang } from '../i18n/language';
 import { ShellContext, type ShellValue } from '../shell/shellContext';
 import { ToastProvider } from '../toasts/ToastProvider';
 import { operationView } from '../operations/model';
-import { monitoringFeature, reportFeature } from './featureHost';
+import { monitoringFeature, reportFeature, traceFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
+import { dashboardFeature } from '../dashboards/model';
 
 const OperationScreen = lazy(() => import('../operations/OperationScreen'));
 const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
 const CacheManager = lazy(() => import('../monitoring/CacheManager'));
+const DashboardScreen = lazy(() => import('../dashboards/DashboardScreen'));
+const TraceScreen = lazy(() => import('../trace/TraceScreen'));
 
 interface Access { access: string[]; groups: { name: string; access: string[] }[] }
 
@@ -39,7 +42,7 @@ function StandIn({ featureId, warehouse }: { featureId: string; warehouse: Wareh
  * reads the definitions as the signed-in user (the session the shell stored on this origin,
  * sent as a bearer header) and draws a feature with an `operation` from its workflow, one
  * with a `report` from the report definitions, one with `monitoring` from the operations
- * routes; any other feature gets the stand-in.
+ * routes, one with a `dashboard` from its dashboard definition; any other feature gets the stand-in.
  */
 export default function FeatureHost({ featureId, services }: { featureId: string; services: Services }) {
   const { i18n } = useTranslation();
@@ -65,6 +68,8 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   const view = useMemo(() => (ready ? operationView(ready.registry, featureId) : null), [ready, featureId]);
   const report = useMemo(() => (ready ? reportFeature(ready.registry, featureId) : null), [ready, featureId]);
   const monitoring = useMemo(() => (ready ? monitoringFeature(ready.registry, featureId) : null), [ready, featureId]);
+  const dashboard = useMemo(() => (ready ? dashboardFeature(ready.registry, featureId) : null), [ready, featureId]);
+  const trace = useMemo(() => (ready ? traceFeature(ready.registry, featureId) : null), [ready, featureId]);
   const shell = useMemo<ShellValue | null>(() => {
     if (!ready) return null;
     const principal = { access: ready.access.access, groups: ready.access.groups, selectedWarehouse: warehouseName };
@@ -73,7 +78,7 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   }, [ready, lang, warehouseName]);
 
   if (loaded === null) return <main className="tm-guest" aria-busy="true" />;
-  if ((!view && !report && !monitoring) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
+  if ((!view && !report && !monitoring && !dashboard && !trace) || !shell) return <StandIn featureId={featureId} warehouse={frame.warehouse} />;
   const group = frame.warehouse ?? frame.warehouseList.find((g) => g.name === warehouseName) ?? null;
   const { toast } = services.config.deployment.settings;
   return (
@@ -86,7 +91,11 @@ export default function FeatureHost({ featureId, services }: { featureId: string
                 ? <OperationScreen view={view} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
                 : report
                   ? <ReportsScreen feature={report} warehouseName={warehouseName} goTo={frame.goTo} />
-                  : monitoring && <CacheManager title={localize(monitoring.name, lang)} />}
+                  : dashboard
+                    ? <DashboardScreen feature={dashboard} warehouse={group} warehouseName={warehouseName} goTo={frame.goTo} />
+                    : trace
+                      ? <TraceScreen feature={trace} warehouseName={warehouseName} goTo={frame.goTo} />
+                    : monitoring && <CacheManager title={localize(monitoring.name, lang)} />}
             </Suspense>
           </HashRouter>
         </ToastProvider>

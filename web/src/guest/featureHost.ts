@@ -1,4 +1,4 @@
-import type { FeatureDef, FrameAddresses, MonitoringFeatureDef, Registry, ReportFeatureDef } from '../../../engine/src/index';
+import type { FeatureDef, FrameAddresses, MonitoringFeatureDef, Registry, ReportFeatureDef, TraceFeatureDef } from '../../../engine/src/index';
 
 /**
  * When the deployment's features origin is a path of this very server (the default,
@@ -36,4 +36,10 @@ export function reportFeature(registry: Pick<Registry, 'features'>, featureId: s
 export function monitoringFeature(registry: Pick<Registry, 'features'>, featureId: string): (FeatureDef & { monitoring: MonitoringFeatureDef }) | null {
   const f = registry.features.features.find((x) => x.id === featureId);
   return f?.monitoring ? (f as FeatureDef & { monitoring: MonitoringFeatureDef }) : null;
+}
+
+/** The framed feature drawn from the trace routes (features.json `trace`), or null. */
+export function traceFeature(registry: Pick<Registry, 'features'>, featureId: string): (FeatureDef & { trace: TraceFeatureDef }) | null {
+  const f = registry.features.features.find((x) => x.id === featureId);
+  return f?.trace ? (f as FeatureDef & { trace: TraceFeatureDef }) : null;
 }

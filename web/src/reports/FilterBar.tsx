@@ -8,6 +8,7 @@ import { localize, type ReportDef, type ReportFilterDef } from '../../../engine/
 import { useMasterData } from '../masterdata/useMasterData';
 import { RecordFilter } from '../operations/FleetFilters';
 import { emptyFilters, invalidFilters, type FilterValue, type FilterValues, type Range } from './filters';
+import { RangeFields } from './RangeFields';
 
 /** One declared filter's input, by its type. */
 function FilterInput({ filter, value, onChange, invalid }: { filter: ReportFilterDef; value: FilterValue; onChange: (v: FilterValue) => void; invalid: boolean }) {
@@ -17,21 +18,8 @@ function FilterInput({ filter, value, onChange, invalid }: { filter: ReportFilte
   const testId = `report-filter-${filter.id}`;
   switch (filter.type) {
     case 'date_range':
-    case 'number_range': {
-      const r = value as Range;
-      const type = filter.type === 'date_range' ? 'date' : 'number';
-      return (
-        <fieldset className={`tm-rep-range${invalid ? ' tm-rep-range--invalid' : ''}`} data-testid={testId}>
-          <legend>{label}</legend>
-          <input className="p-inputtext p-component" type={type} value={r.from} aria-label={t('reports.filter.from', { field: label })} data-testid={`${testId}-from`}
-            onChange={(e) => onChange({ ...r, from: e.target.value })} />
-          <span aria-hidden="true">–</span>
-          <input className="p-inputtext p-component" type={type} value={r.to} aria-label={t('reports.filter.to', { field: label })} data-testid={`${testId}-to`}
-            onChange={(e) => onChange({ ...r, to: e.target.value })} />
-          {invalid && <small className="p-error" role="alert">{t('reports.filter.invalidRange')}</small>}
-        </fieldset>
-      );
-    }
+    case 'number_range':
+      return <RangeFields label={label} testId={testId} type={filter.type === 'date_range' ? 'date' : 'number'} value={value as Range} invalid={invalid} onChange={onChange} />;
     case 'select':
     case 'status': {
       const wf = filter.type === 'status' ? registry.workflows[filter.workflow ?? ''] : undefined;
