@@ -139,6 +139,19 @@ export const ERRORS = {
   IMPORT_INTERRUPTED: { key: 'import.job.interrupted', status: 500, template: 'the server stopped {count} times during the import' },
   IMPORT_CONTENT_TOO_LARGE: { key: 'import.job.contentTooLarge', status: 413, template: 'Nothing was imported: the file holds more than {limit} MB of data once decompressed; split it into smaller files' },
   IMPORT_TOO_MANY_ROWS: { key: 'import.job.tooManyRows', status: 413, template: 'Nothing was imported: the file has more than {limit} rows; split it into smaller files' },
+  // EPCIS capture and query (issue 19).
+  EPCIS_INVALID_DOCUMENT: { key: 'error.epcisInvalidDocument', status: 400, template: 'The EPCIS document is not valid: each problem is named by its JSON pointer ({count} in all)' },
+  EPCIS_UNKNOWN_VOCABULARY: { key: 'error.epcisUnknownVocabulary', status: 400, template: '{value} is not a term of the Core Business Vocabulary' },
+  EPCIS_DECLARATION_WITHOUT_ID: { key: 'error.epcisDeclarationWithoutId', status: 400, template: 'An error declaration names the event it corrects by its eventID' },
+  EPCIS_CAPTURE_LIMIT: { key: 'error.epcisCaptureLimit', status: 413, template: 'The document holds {count} events; a capture takes at most {limit}' },
+  EPCIS_CAPTURE_TOO_LARGE: { key: 'error.epcisCaptureTooLarge', status: 413, template: 'The document is larger than {limit} bytes, the most a capture takes' },
+  EPCIS_EVENT_ID_TAKEN: { key: 'error.epcisEventIdTaken', status: 409, template: 'The eventID {eventID} already names another event' },
+  EPCIS_ALREADY_DECLARED: { key: 'error.epcisAlreadyDeclared', status: 409, template: 'The event {eventID} already has another error declaration' },
+  EPCIS_CAPTURE_NOT_FOUND: { key: 'error.epcisCaptureNotFound', status: 404, template: 'There is no capture {id} of yours' },
+  EPCIS_QUERY_UNKNOWN_PARAMETER: { key: 'error.epcisQueryUnknownParameter', status: 400, template: '{parameter} is not a query parameter this repository answers; it answers {parameters}' },
+  EPCIS_QUERY_INVALID_VALUE: { key: 'error.epcisQueryInvalidValue', status: 400, template: '{parameter} : {value} is not {expected}' },
+  EPCIS_PAGE_TOO_LARGE: { key: 'error.epcisPageTooLarge', status: 400, template: 'perPage : {value} is more than {limit}, the most events a page holds' },
+  EPCIS_PAGE_TOKEN_INVALID: { key: 'error.epcisPageTokenInvalid', status: 400, template: 'The nextPageToken does not belong to this query; ask again from the first page' },
   INTERNAL: { key: 'error.internal', status: 500, template: 'Something went wrong on our side; the request changed nothing' },
 } as const;
 

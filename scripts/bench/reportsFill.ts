@@ -17,6 +17,7 @@ import { encodeTime } from '../../server/src/store/ids';
 import { ensureAdmin } from '../../server/src/boot';
 import { rebuildCustomerTallies } from '../../server/src/ibc/tally';
 import { rebuildBatchStock } from '../../server/src/ledger/batchStock';
+import { rebuildEpcisIndex } from '../../server/src/epcis/indexing';
 import { seedDemo } from '../seed/seed';
 import { seedActivity } from '../seed/activity';
 import { rng } from '../seed/random';
@@ -239,6 +240,8 @@ export async function fillReports(reg: Registry, store: Store, records: number, 
   // Written behind the transitions' back, so the summaries they keep are built here, as on a boot.
   await rebuildCustomerTallies(store);
   await rebuildBatchStock(store);
+  // The EPCIS query's headers and identifier rows of the events written behind the transitions' back.
+  await rebuildEpcisIndex(store);
   const fillMs = performance.now() - t;
   // Searchable collections index bulk inserts' text later (sqlite-search-defer.ts): done here, so
   // the server measured does not do it in the background meanwhile.

@@ -9,6 +9,8 @@ import { ensureBatchStock } from './ledger/batchStock';
 import { LEDGER_COLLECTIONS } from './ledger/ledger';
 import { JOURNAL_COLLECTION } from './workflows/journal';
 import { syncCollections } from './sync/collections';
+import { EPCIS_COLLECTIONS } from './epcis/model';
+import { ensureEpcisIndex } from './epcis/indexing';
 
 /** Collections the platform keeps besides the entities of the definitions. */
 export const SYSTEM_COLLECTIONS = [
@@ -19,6 +21,7 @@ export const SYSTEM_COLLECTIONS = [
   JOURNAL_COLLECTION,
   CHAIN_ENTRY_COLLECTION,
   ...syncCollections,
+  ...EPCIS_COLLECTIONS,
 ];
 
 export async function prepareStore(registry: Registry, store: Store): Promise<void> {
@@ -27,6 +30,8 @@ export async function prepareStore(registry: Registry, store: Store): Promise<vo
   // Summaries the reports read, built once on a store written before they existed.
   await ensureCustomerTallies(store);
   await ensureBatchStock(store);
+  // The EPCIS API's headers and identifier rows of the events already stored (docs/epcis.md).
+  await ensureEpcisIndex(store);
 }
 
 /** On an empty user collection, the first superadmin comes from ADMIN_EMAIL and ADMIN_PASSWORD. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { readImportLimits, type ImportLimits } from './imports/limits';
+import { readEpcisLimits, type EpcisLimits } from './epcis/limits';
 import { readAuthorityConfig, type AuthorityConfig } from './sync/authority/settings';
 import { readSyncWorkerConfig, type SyncWorkerConfig } from './sync/workerSettings';
 
@@ -36,6 +37,8 @@ export interface ServerConfig {
   syncWorker: SyncWorkerConfig;
   /** METRICS_TOKEN: the bearer token of Prometheus scrapers on /metrics (docs/operations.md). */
   metricsToken?: string;
+  /** EPCIS_CAPTURE_LIMIT, EPCIS_CAPTURE_FILE_SIZE_LIMIT_KB, EPCIS_MAX_PER_PAGE (docs/epcis.md). */
+  epcis: EpcisLimits;
 }
 
 /** One OpenID Connect (or plain OAuth 2) sign-in provider, from OIDC_<ID>_* variables. */
@@ -182,5 +185,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     authority: readAuthorityConfig(env),
     syncWorker: readSyncWorkerConfig(env),
     metricsToken: readMetricsToken(env.METRICS_TOKEN),
+    epcis: readEpcisLimits(env),
   };
 }

@@ -15,6 +15,7 @@ import { isStoreError, type Doc, type JsonValue, type Store, type StoredDoc } fr
 import type { ImportContext } from './context';
 import { inTransaction, JOBS, rowFailed, saveRejected, UNDO, undoId, type Counts, type ImportMode, type Job, type RejectedRow } from './jobs';
 import { planBatch, type Plan, type Staged } from './plan';
+import { indexImported, unindexUndone } from '../epcis/indexing';
 
 /** All or nothing met a row it cannot write: the job must be rolled back. */
 export class ApplyRejected extends Error {
@@ -72,6 +73,8 @@ async function writeChunk(store: Store, ctx: ImportContext, job: Job, rows: read
         undoWritten = true;
         if (plan.inserts.length > 0) await tx.insertManyJson(ctx.entity, plan.inserts.map((i) => i.doc), plan.arrays);
         for (const u of plan.updates) await tx.update(ctx.entity, u.id, u.doc);
+        // Event rows: the EPCIS query's headers and identifier rows, in the same transaction (epcis/indexing.ts).
+        await indexImported(tx, ctx.entity, plan);
       }
       const counts = addCounts(job.counts, plan, plan.rejected.length);
       await checkpoint(tx, job, first + rows.length, counts, plan.rejected);
@@ -159,6 +162,7 @@ export async function undoChunk(store: Store, undo: string): Promise<void> {
     const doc = await tx.get(UNDO, undo);
     if (!doc) return;
     const coll = doc.coll as string;
+    await unindexUndone(tx, coll, doc.inserted as string[], doc.updated as unknown as StoredDoc[]);
     for (const id of doc.inserted as string[]) await tx.delete(coll, id);
     for (const before of doc.updated as unknown as StoredDoc[]) {
       try {

@@ -19,7 +19,7 @@ const MB = 1024 * 1024;
 /** A file of a million material rows is 139 MB of CSV: both defaults leave room for it. */
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = { maxFileBytes: 50 * MB, maxContentBytes: 512 * MB, maxRows: 1_500_000, maxAttempts: 2 };
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   const n = Number(value);

@@ -20,6 +20,7 @@ import { cacheRoutes } from '../ops/routes';
 import { inboundRoutes } from '../inbound/routes';
 import { dashboardRoutes } from '../dashboards/routes';
 import { traceRoutes } from '../trace/routes';
+import { epcisRoutes } from '../epcis/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -53,6 +54,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => cacheRoutes(a, { store }),
     (a) => inboundRoutes(a, { store }),
     (a) => traceRoutes(a, { registry, store }),
+    (a) => epcisRoutes(a, { registry, store, limits: config.epcis }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

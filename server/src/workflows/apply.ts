@@ -8,6 +8,7 @@ import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { WriteHooks } from '../records/writeHooks';
 import { JOURNAL } from './journal';
+import { indexRows } from '../epcis/indexing';
 
 /** One transition ready to write: everything a replay needs, so it can live in the journal. */
 export interface PreparedTransition {
@@ -89,6 +90,8 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
   await writeMovements(store, p.plan.movements, operation, p.at, p.opId, { replay });
   const events = p.plan.events.map((ev, i) => ({ coll: EVENT_COLLECTION[String(ev.type)] ?? 'object_events', doc: eventRecord(ev, p, i) }));
   for (const coll of new Set(events.map((e) => e.coll))) await insertMissing(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc), replay);
+  // The EPCIS query's headers and identifier rows (epcis/indexing.ts), idempotent on replay as the events are.
+  for (const coll of new Set(events.map((e) => e.coll))) await indexRows(store, coll, events.filter((e) => e.coll === coll).map((e) => e.doc as Doc & { id: string }), replay);
   await insertMissing(store, 'alert', p.plan.alerts.map((a, i) => ({
     id: `${p.opId}.a${i}`, title: a.title, description: a.description, severity: a.severity,
     // As the IBC alerts: the time the alerts report shows and sorts by, the deposit it narrows on.
