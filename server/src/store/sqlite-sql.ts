@@ -95,6 +95,7 @@ class Compiler {
 
   private ops(path: string, ops: Record<string, unknown>): string {
     const parts: string[] = [];
+    const bounded = boundedRange(ops);
     for (const [op, v] of Object.entries(ops)) {
       switch (op) {
         case '$eq': parts.push(this.eq(path, v as Scalar)); break;
@@ -102,7 +103,7 @@ class Compiler {
         case '$in': parts.push(this.in(path, v as Scalar[])); break;
         case '$nin': parts.push(not(this.in(path, v as Scalar[]))); break;
         case '$gt': case '$gte': case '$lt': case '$lte':
-          parts.push(this.range(path, op, v as string | number | boolean)); break;
+          parts.push(this.range(path, op, v as string | number | boolean, bounded)); break;
         case '$exists': parts.push(this.exists(path, v as boolean)); break;
         case '$regex': parts.push(`mq_regex(${this.key(path)}, ${this.bind(v)}, ${this.bind(String(ops.$options ?? ''))})`); break;
         case '$options': break; // read with $regex
@@ -142,11 +143,16 @@ class Compiler {
     return this.join(parts, 'OR');
   }
 
-  private range(path: string, op: string, v: string | number | boolean): string {
+  private range(path: string, op: string, v: string | number | boolean, bounded = false): string {
     const sym = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]!;
     if (path === 'id' && typeof v !== 'string') return '0';
     const k = this.key(path);
     const cmp = `${k} ${sym} ${this.literal(v)}`;
+    // Both ends of one type already keep the key inside that type's bracket. Bracketing each end
+    // as well gives SQLite two upper (or lower) bounds on one index, and it may walk the index
+    // from the right lower bound to the end of the type's bracket instead of stopping at the
+    // range's own end: a range lookup of a few rows read to the end of the index.
+    if (bounded) return cmp;
     const upward = op === '$gt' || op === '$gte';
     // Bracket to the operand's own type: numbers sit below '', strings between '' and x'',
     // booleans between x'10' and x'11'. NULL never satisfies a comparison.
@@ -166,6 +172,15 @@ class Compiler {
     if (!sort || !('id' in sort)) terms.push('id ASC');
     return terms.join(', ');
   }
+}
+
+/** Whether a field's operators bound it from below and from above with operands of one type. */
+function boundedRange(ops: Record<string, unknown>): boolean {
+  const lower = [ops.$gt, ops.$gte].filter((v) => v !== undefined);
+  const upper = [ops.$lt, ops.$lte].filter((v) => v !== undefined);
+  if (lower.length === 0 || upper.length === 0) return false;
+  const types = new Set([...lower, ...upper].map((v) => typeof v));
+  return types.size === 1 && ['string', 'number', 'boolean'].includes([...types][0]);
 }
 
 export function compileFilter(env: CompileEnv, filter: Filter | undefined, options: { noIndex?: boolean } = {}): Compiled {
