@@ -37,3 +37,4 @@ export * from './dashboards/days';
 export * from './dashboards/request';
 export * from './dashboards/reduce';
 export * from './dashboards/queries';
+export * from './trace/types';

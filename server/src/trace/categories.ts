@@ -1,11 +1,4 @@
-import type { EffectDef, Registry, WorkflowDef } from '../../../engine/src/index';
-
-/**
- * What an operation is to a trace, read from its workflow's definition (so a workflow added as
- * JSON is placed without code): the events its transitions emit, directly or through the
- * records they transition (an IBC delivery ships each IBC), and its stock effects.
- */
-export type OperationCategory = 'import' | 'transformation' | 'shipment' | 'scrap' | 'consumption' | 'container' | 'operation';
+import type { EffectDef, OperationCategory, Registry, WorkflowDef } from '../../../engine/src/index';
 
 interface Traits {
   steps: Set<string>;
@@ -33,6 +26,7 @@ function traits(reg: Registry, wf: WorkflowDef, depth: number, into: Traits): vo
   for (const t of wf.transitions) visit(t.effects);
 }
 
+/** A workflow's category (what its operations are to a trace; see OperationCategory), read from its definition. */
 export function categoryOf(reg: Registry, workflow: string): OperationCategory {
   const wf = Object.hasOwn(reg.workflows, workflow) ? reg.workflows[workflow] : undefined;
   if (!wf) return 'operation';

@@ -1,6 +1,6 @@
-import { EPCIS_CONTEXT, type Lang, type Registry } from '../../../engine/src/index';
+import { EPCIS_CONTEXT, type Lang, type Registry, type TraceRow } from '../../../engine/src/index';
 import { csvLine } from '../masterdata/exportCsv';
-import { ROW_COLUMNS, textOf, type TraceRow } from './rows';
+import { ROW_COLUMNS, textOf } from './rows';
 import type { Trace } from './service';
 
 /**

@@ -1,4 +1,6 @@
-import { locationUri, localize, type Lang, type Registry } from '../../../engine/src/index';
+import {
+  locationUri, localize, type HistoryStep, type Lang, type LotHistory, type Registry, type SearchHit, type TraceRow,
+} from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import { MOVEMENTS } from '../ledger/ledger';
@@ -6,19 +8,8 @@ import type { Filter, SortSpec, Store, StoredDoc } from '../store/types';
 import { EVENT_COLLECTIONS, lotIndex, lotKeysNamed, viewOf, type EventView } from './events';
 import { Lookups } from './lookups';
 import { findIn } from './reader';
-import { eventRows, type TraceRow } from './rows';
+import { eventRows } from './rows';
 import type { TraceService } from './service';
-
-/** A thing to trace, found by typing: the parameters that trace it. */
-export interface SearchHit {
-  kind: 'lot' | 'ibc' | 'shipment';
-  label: string;
-  detail: string;
-  lot?: string;
-  material?: string;
-  ibc?: string;
-  shipment?: string;
-}
 
 const SEARCH_LIMIT = 8;
 
@@ -62,25 +53,8 @@ export async function searchTraceable(reg: Registry, store: Store, service: Trac
   return { data: hits };
 }
 
-/** One step of a lot's history: an operation's movements of it at one deposit. */
-export interface HistoryStep {
-  at: string;
-  date: string;
-  workflow: string;
-  operation: string;
-  record: string;
-  document: string;
-  transition: string;
-  deposit: string;
-  depositName: string;
-  quantity: number;
-  unit: string;
-  /** The lot's stock across the deposits shown, after the step. */
-  balance: number;
-}
-
 /** A lot's story in time order, from the ledger: where it was made, moved, used; deposits beyond the caller's access counted, not shown. */
-export async function lotHistory(reg: Registry, store: Store, service: TraceService, p: AuthPrincipal, q: { lot: string; material?: string }, lang: Lang) {
+export async function lotHistory(reg: Registry, store: Store, service: TraceService, p: AuthPrincipal, q: { lot: string; material?: string }, lang: Lang): Promise<LotHistory> {
   const { warehouse, visible } = await service.scope(p);
   const { material, movements } = await service.resolveLot(q.lot, q.material, visible, warehouse !== null);
   const shown = movements.filter((m) => visible(m.deposit));

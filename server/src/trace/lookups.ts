@@ -1,18 +1,13 @@
-import { localize, type Lang, type Registry } from '../../../engine/src/index';
+import { localize, type Lang, type Registry, type TraceLocation } from '../../../engine/src/index';
 import type { Store, StoredDoc } from '../store/types';
 import { findIn } from './reader';
-
-export interface Place {
-  lat: number;
-  lng: number;
-}
 
 export interface DepositInfo {
   id: string;
   name: string;
   company?: string;
   gln?: string;
-  location?: Place;
+  location?: TraceLocation;
 }
 
 export interface CompanyInfo {
@@ -20,13 +15,13 @@ export interface CompanyInfo {
   name: string;
   /** The company info extension's type (internal, producer, distributor, customer…). */
   type?: string;
-  location?: Place;
+  location?: TraceLocation;
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** `{lat, lng}` at address.location, when both are numbers in range. */
-export function placeOf(doc: StoredDoc | undefined): Place | undefined {
+export function placeOf(doc: StoredDoc | undefined): TraceLocation | undefined {
   const loc = (doc?.address as { location?: { lat?: unknown; lng?: unknown } } | undefined)?.location;
   const lat = Number(loc?.lat);
   const lng = Number(loc?.lng);

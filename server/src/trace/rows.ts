@@ -1,37 +1,9 @@
-import type { Lang, Registry } from '../../../engine/src/index';
+import type { Lang, Registry, TraceNode, TraceRow } from '../../../engine/src/index';
 import { interpolate } from '../../../engine/src/index';
 import type { EventView } from './events';
 import { locationIndex, lotIndex } from './events';
 import type { Lookups } from './lookups';
-import type { Trace, TraceNode } from './service';
-
-/**
- * One row of a trace's events: an event and one lot it names (an event naming three lots is
- * three rows, each whole, so any column sorts), with the key data elements of a recall
- * spreadsheet — what, lot, quantity, unit, where from, where to, when, reference document.
- */
-export interface TraceRow {
-  event: string;
-  type: string;
-  time: string;
-  date: string;
-  bizStep: string;
-  disposition: string;
-  role: string;
-  material: string;
-  gtin: string;
-  lot: string;
-  ibc: string;
-  quantity: number | null;
-  unit: string;
-  from: string;
-  to: string;
-  document: string;
-  operation: string;
-  transition: string;
-  workflow: string;
-  record: string;
-}
+import type { Trace } from './service';
 
 /** The columns, in the order of the CSV and the events screen; each sorts. */
 export const ROW_COLUMNS = [

@@ -1,15 +1,16 @@
-import { assetUri, localize, type Lang, type Registry, type WorkflowDef } from '../../../engine/src/index';
+import {
+  assetUri, localize, type Direction, type Lang, type OperationCategory, type Registry, type TraceAnswer, type TraceEdge, type TraceFlow, type TraceLocation,
+  type TraceNode, type TracePlace, type WorkflowDef,
+} from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import type { Store, StoredDoc } from '../store/types';
 import { ENGINE, OperationService, type Warehouse } from '../workflows/service';
-import { categories, type OperationCategory } from './categories';
+import { categories } from './categories';
 import { eventsOf, lotIndex, lotKeysNamed, locationIndex, type EventView } from './events';
-import { Lookups, type Place } from './lookups';
+import { Lookups } from './lookups';
 import { findIn, lotMovements, storeLedger } from './reader';
-import {
-  depositNode, ibcNode, LedgerWalk, lotKey, lotNode, operationNode, type Direction, type Movement, type TraceEdge,
-} from './walk';
+import { depositNode, ibcNode, LedgerWalk, lotKey, lotNode, operationNode, type Movement } from './walk';
 
 type Rec = Record<string, unknown>;
 
@@ -26,76 +27,6 @@ export interface TraceQuery {
 export const DEFAULT_DEPTH = 64;
 export const MAX_DEPTH = 1000;
 export const MAX_EDGES = 20_000;
-
-export type NodeKind = 'lot' | 'operation' | 'deposit' | 'ibc';
-
-export interface TraceNode {
-  id: string;
-  kind: NodeKind;
-  label: string;
-  start?: boolean;
-  /** Lot: material id and name, GTIN, number, dates. */
-  material?: string;
-  materialName?: string;
-  gtin?: string;
-  lot?: string;
-  elaborationDate?: string;
-  expirationDate?: string;
-  /** Operation: workflow, its label, record id, category, document number, date, state. */
-  workflow?: string;
-  workflowLabel?: string;
-  record?: string;
-  category?: OperationCategory;
-  document?: string;
-  date?: string;
-  state?: string;
-  /** Import: the supplier and origin country; export: the customer and destination. */
-  companies?: { id: string; name: string; role: string }[];
-  countries?: { id: string; name: string; role: string }[];
-  /** Deposit: its company. */
-  company?: string;
-  companyName?: string;
-  /** IBC: its serial number. */
-  serial?: string;
-  /** The deposit where it is or happened, and that place's coordinates when known. */
-  deposit?: string;
-  location?: Place;
-  /** Links from this node that continue where the caller may not see. */
-  beyond?: number;
-}
-
-export interface TracePlace {
-  id: string;
-  kind: 'deposit' | 'company';
-  label: string;
-  location: Place;
-  nodes: string[];
-}
-
-export interface TraceFlow {
-  from: string;
-  to: string;
-  material: string;
-  lot: string;
-  quantity: number;
-  unit: string;
-  operation: string;
-}
-
-export interface TraceAnswer {
-  start: { kind: 'lot' | 'ibc' | 'shipment'; nodes: string[]; identifier: string };
-  direction: Direction;
-  nodes: TraceNode[];
-  edges: (Omit<TraceEdge, 'unit'> & { unit: string })[];
-  places: TracePlace[];
-  flows: TraceFlow[];
-  summary: {
-    lots: number; operations: number; shipments: number; ibcs: number; deposits: number; events: number;
-    customers: { id: string; name: string }[]; suppliers: { id: string; name: string }[]; countries: { id: string; name: string }[];
-  };
-  boundary: { links: number; nodes: number; warehouse: string | null };
-  limits: { maxDepth: number; depth: number; truncated: 'depth' | 'size' | null };
-}
 
 /** A computed trace: the answer, and what the exports read beside it. */
 export interface Trace {
@@ -431,7 +362,7 @@ export class TraceService {
   /** The located places (deposits, and the companies of imports and exports) and the flows of goods between them. */
   private map(nodes: Map<string, TraceNode>, edges: TraceAnswer['edges'], lookups: Lookups): { places: TracePlace[]; flows: TraceFlow[] } {
     const places = new Map<string, TracePlace>();
-    const at = (id: string, kind: TracePlace['kind'], label: string, location: Place | undefined, node?: string) => {
+    const at = (id: string, kind: TracePlace['kind'], label: string, location: TraceLocation | undefined, node?: string) => {
       if (!location) return undefined;
       let p = places.get(id);
       if (!p) places.set(id, (p = { id, kind, label, location, nodes: [] }));

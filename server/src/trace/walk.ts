@@ -15,6 +15,8 @@
  * it leaves from (`beyond`), and nothing of it is kept.
  */
 
+import type { Direction, EdgeKind, TraceEdge } from '../../../engine/src/index';
+
 export interface Movement {
   id: string;
   key: string;
@@ -27,30 +29,10 @@ export interface Movement {
   operation: { workflow: string; id: string; transition: string };
 }
 
-export type Direction = 'backward' | 'forward' | 'both';
-
 /** What the walk reads: movements by position key and by operation id, each a batch at once. */
 export interface LedgerReader {
   byKeys(keys: readonly string[]): Promise<Movement[]>;
   byOperations(ids: readonly string[]): Promise<Movement[]>;
-}
-
-/** consumed: a lot into an operation; produced: an operation's new lot; arrived: a lot moved to a deposit; filled / carried: an IBC's content (events.ts). */
-export type EdgeKind = 'consumed' | 'produced' | 'arrived' | 'filled' | 'carried';
-
-export interface TraceEdge {
-  id: string;
-  from: string;
-  to: string;
-  kind: EdgeKind;
-  material: string;
-  lot: string;
-  quantity: number;
-  unit?: string;
-  /** Where it happened: the deposit the stock left (consumed) or reached. */
-  deposit: string;
-  at: string;
-  operation: { workflow: string; id: string; transition: string };
 }
 
 export interface WalkLimits {

@@ -3,11 +3,15 @@
  * from and written to the address), the answers of the trace routes, where a node opens, and the
  * graph's layered layout. The drawing (TraceGraph.tsx, TraceMap.tsx) reads only what is here.
  */
-import { resolveGoTo, type Registry, type RouteEntry } from '../../../engine/src/index';
+import { resolveGoTo, type Direction, type Registry, type RouteEntry, type SearchHit, type TraceAnswer, type TraceNode } from '../../../engine/src/index';
 import type { GoToPayload } from '../frame/messages';
 import { featureOfWorkflow } from '../reports/links';
 
-export type Direction = 'backward' | 'forward' | 'both';
+// The answers of the trace routes are the engine's (engine/src/trace/types.ts), shared with the server.
+export type {
+  Direction, LotHistory, NodeKind, SearchHit, TraceAnswer, TraceNode, TraceRow,
+} from '../../../engine/src/index';
+
 export const DIRECTIONS: readonly Direction[] = ['backward', 'both', 'forward'];
 
 /** What a trace starts from: one of a lot (and its material), an IBC serial or a shipment. */
@@ -47,142 +51,6 @@ export function queryOf(p: TraceParams, extra: Record<string, string | number | 
 /** The same start, for a goTo query (the shell checks a lot's `lot` is a string). */
 export function goToQuery(p: TraceParams): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(queryOf(p)));
-}
-
-export interface Place {
-  lat: number;
-  lng: number;
-}
-
-export type NodeKind = 'lot' | 'operation' | 'deposit' | 'ibc';
-
-export interface TraceNode {
-  id: string;
-  kind: NodeKind;
-  label: string;
-  start?: boolean;
-  material?: string;
-  materialName?: string;
-  gtin?: string;
-  lot?: string;
-  elaborationDate?: string;
-  expirationDate?: string;
-  workflow?: string;
-  workflowLabel?: string;
-  record?: string;
-  category?: string;
-  document?: string;
-  date?: string;
-  state?: string;
-  companies?: { id: string; name: string; role: string }[];
-  countries?: { id: string; name: string; role: string }[];
-  company?: string;
-  companyName?: string;
-  serial?: string;
-  deposit?: string;
-  location?: Place;
-  beyond?: number;
-}
-
-export interface TraceEdge {
-  id: string;
-  from: string;
-  to: string;
-  kind: 'consumed' | 'produced' | 'arrived' | 'filled' | 'carried';
-  material: string;
-  lot: string;
-  quantity: number;
-  unit: string;
-  deposit: string;
-  at: string;
-}
-
-export interface TracePlace {
-  id: string;
-  kind: 'deposit' | 'company';
-  label: string;
-  location: Place;
-  nodes: string[];
-}
-
-export interface TraceFlow {
-  from: string;
-  to: string;
-  material: string;
-  lot: string;
-  quantity: number;
-  unit: string;
-  operation: string;
-}
-
-export interface TraceAnswer {
-  start: { kind: 'lot' | 'ibc' | 'shipment'; nodes: string[]; identifier: string };
-  direction: Direction;
-  nodes: TraceNode[];
-  edges: TraceEdge[];
-  places: TracePlace[];
-  flows: TraceFlow[];
-  summary: {
-    lots: number; operations: number; shipments: number; ibcs: number; deposits: number; events: number;
-    customers: { id: string; name: string }[]; suppliers: { id: string; name: string }[]; countries: { id: string; name: string }[];
-  };
-  boundary: { links: number; nodes: number; warehouse: string | null };
-  limits: { maxDepth: number; depth: number; truncated: 'depth' | 'size' | null };
-}
-
-export interface TraceRow {
-  event: string;
-  type: string;
-  time: string;
-  date: string;
-  bizStep: string;
-  disposition: string;
-  role: string;
-  material: string;
-  gtin: string;
-  lot: string;
-  ibc: string;
-  quantity: number | null;
-  unit: string;
-  from: string;
-  to: string;
-  document: string;
-  operation: string;
-  transition: string;
-  workflow: string;
-  record: string;
-}
-
-export interface SearchHit {
-  kind: 'lot' | 'ibc' | 'shipment';
-  label: string;
-  detail: string;
-  lot?: string;
-  material?: string;
-  ibc?: string;
-  shipment?: string;
-}
-
-export interface HistoryStep {
-  at: string;
-  date: string;
-  workflow: string;
-  operation: string;
-  record: string;
-  document: string;
-  transition: string;
-  deposit: string;
-  depositName: string;
-  quantity: number;
-  unit: string;
-  balance: number;
-}
-
-export interface LotHistory {
-  lot: { material: string; materialName: string; gtin?: string; lot: string; elaborationDate?: string; expirationDate?: string };
-  steps: HistoryStep[];
-  beyond: number;
-  warehouse: string | null;
 }
 
 /** The start a search hit names. */
@@ -225,7 +93,7 @@ export interface Positioned {
  * after the furthest of its predecessors, rows ordered by their predecessors' rows so links
  * cross little. A cycle (which the ledger does not make) is broken, not looped on.
  */
-export function layered(nodes: readonly Pick<TraceNode, 'id'>[], edges: readonly Pick<TraceEdge, 'from' | 'to'>[]): Positioned[] {
+export function layered(nodes: readonly Pick<TraceNode, 'id'>[], edges: readonly Pick<TraceAnswer['edges'][number], 'from' | 'to'>[]): Positioned[] {
   const ids = new Set(nodes.map((n) => n.id));
   const preds = new Map<string, string[]>(nodes.map((n) => [n.id, []]));
   const succs = new Map<string, string[]>(nodes.map((n) => [n.id, []]));
@@ -272,7 +140,7 @@ export function layered(nodes: readonly Pick<TraceNode, 'id'>[], edges: readonly
 }
 
 /** An edge's label: the quantity and unit that went along it. */
-export function quantityText(e: Pick<TraceEdge, 'quantity' | 'unit'>, lang: string): string {
+export function quantityText(e: Pick<TraceAnswer['edges'][number], 'quantity' | 'unit'>, lang: string): string {
   return `${e.quantity.toLocaleString(lang)} ${e.unit}`.trim();
 }
 

@@ -41,11 +41,11 @@ const ANSWER: TraceAnswer = {
     { id: 'deposit:dep-farm', kind: 'deposit', label: 'Campo Verde deposit (Campo Verde)', companyName: 'Campo Verde', deposit: 'dep-farm', location: { lat: -31.4, lng: -64.2 } },
   ],
   edges: [
-    { id: 'e1', from: 'op:product_import:imp', to: 'lot:m-ai|AI-1', kind: 'produced', material: 'm-ai', lot: 'AI-1', quantity: 600, unit: 'KG', deposit: 'dep-plant', at: '2025-03-01T10:00:00.000Z' },
-    { id: 'e2', from: 'lot:m-ai|AI-1', to: 'op:product_declaration:pd', kind: 'consumed', material: 'm-ai', lot: 'AI-1', quantity: 200, unit: 'KG', deposit: 'dep-plant', at: '2025-03-02T10:00:00.000Z' },
-    { id: 'e3', from: 'op:product_declaration:pd', to: 'lot:m-p|P-1', kind: 'produced', material: 'm-p', lot: 'P-1', quantity: 2000, unit: 'L', deposit: 'dep-plant', at: '2025-03-02T10:00:00.000Z' },
-    { id: 'e4', from: 'lot:m-p|P-1', to: 'op:delivery:dl', kind: 'consumed', material: 'm-p', lot: 'P-1', quantity: 1000, unit: 'L', deposit: 'dep-plant', at: '2025-03-03T10:00:00.000Z' },
-    { id: 'e5', from: 'op:product_declaration:pd', to: 'ibc:i-a', kind: 'filled', material: 'm-p', lot: 'P-1', quantity: 500, unit: 'L', deposit: 'dep-plant', at: '2025-03-03T10:00:00.000Z' },
+    { id: 'e1', from: 'op:product_import:imp', to: 'lot:m-ai|AI-1', kind: 'produced', material: 'm-ai', lot: 'AI-1', quantity: 600, unit: 'KG', deposit: 'dep-plant', at: '2025-03-01T10:00:00.000Z', operation: { workflow: 'product_import', id: 'imp', transition: 'confirm' } },
+    { id: 'e2', from: 'lot:m-ai|AI-1', to: 'op:product_declaration:pd', kind: 'consumed', material: 'm-ai', lot: 'AI-1', quantity: 200, unit: 'KG', deposit: 'dep-plant', at: '2025-03-02T10:00:00.000Z', operation: { workflow: 'product_declaration', id: 'pd', transition: 'declare' } },
+    { id: 'e3', from: 'op:product_declaration:pd', to: 'lot:m-p|P-1', kind: 'produced', material: 'm-p', lot: 'P-1', quantity: 2000, unit: 'L', deposit: 'dep-plant', at: '2025-03-02T10:00:00.000Z', operation: { workflow: 'product_declaration', id: 'pd', transition: 'declare' } },
+    { id: 'e4', from: 'lot:m-p|P-1', to: 'op:delivery:dl', kind: 'consumed', material: 'm-p', lot: 'P-1', quantity: 1000, unit: 'L', deposit: 'dep-plant', at: '2025-03-03T10:00:00.000Z', operation: { workflow: 'delivery', id: 'dl', transition: 'confirm' } },
+    { id: 'e5', from: 'op:product_declaration:pd', to: 'ibc:i-a', kind: 'filled', material: 'm-p', lot: 'P-1', quantity: 500, unit: 'L', deposit: 'dep-plant', at: '2025-03-03T10:00:00.000Z', operation: { workflow: 'product_declaration', id: 'pd', transition: 'declare' } },
   ],
   places: [
     { id: 'deposit:dep-plant', kind: 'deposit', label: 'Plant deposit (Agro SA)', location: { lat: -34.6, lng: -58.4 }, nodes: ['op:product_import:imp', 'lot:m-ai|AI-1'] },
