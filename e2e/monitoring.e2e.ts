@@ -32,7 +32,7 @@ describe('the operations view', () => {
     const fr = page.frameLocator('iframe[data-feature]');
     await fr.locator('[data-testid=cache-manager]').waitFor({ timeout: 30_000 });
     await fr.locator('[data-cache=store-search]').waitFor();
-    expect(await fr.locator('[data-cache]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-cache')))).toEqual(['ibc-event-summary', 'oidc-discovery', 'store-search']);
+    expect(await fr.locator('[data-cache]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-cache')))).toEqual(['dashboard-groups', 'ibc-event-summary', 'oidc-discovery', 'store-search']);
     // The shipped deployment caches nothing (apiCache.ttlMs 0): the screen says so, and still
     // lists and clears answers an earlier setting left in this browser's storage.
     await fr.locator('[data-testid=browser-off]').waitFor();
@@ -42,7 +42,7 @@ describe('the operations view', () => {
     await fr.locator('[data-answer="/api/config"]').waitFor();
     await screenshot(page, 'cache-manager');
     await fr.locator('[data-testid=clear-server-caches]').click();
-    await expect.poll(() => fr.locator('[data-testid=entries]').allInnerTexts()).toEqual(['0', '0', '0']);
+    await expect.poll(() => fr.locator('[data-testid=entries]').allInnerTexts()).toEqual(['0', '0', '0', '0']);
     await fr.locator('[data-testid=clear-browser]').click();
     await fr.locator('[data-testid=browser-empty]').waitFor();
     expect(await page.evaluate((key) => localStorage.getItem(key), `${deployment.name}.apiCache./api/config`)).toBeNull();
