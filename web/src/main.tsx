@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
@@ -12,6 +12,7 @@ import type { PublicConfig } from './config/types';
 import { App } from './app/App';
 import { bootFailureTexts } from './app/bootFailure';
 import { SignedInShell, SignInScreen } from './app/entryScreens';
+import { lazyWithPreload } from './app/lazyWithPreload';
 import { createServices, ServicesContext } from './app/services';
 import { local } from './app/storage';
 import { AuthProvider } from './auth/AuthProvider';
@@ -20,7 +21,7 @@ import { initialLanguage } from './i18n/language';
 import { framedFeatureId } from './guest/featureHost';
 import { resolveFrame } from '../../engine/src/index';
 
-const FeatureHost = lazy(() => import('./guest/FeatureHost'));
+const FeatureHost = lazyWithPreload(() => import('./guest/FeatureHost'));
 
 declare global {
   interface Window {
@@ -38,7 +39,8 @@ function hasSession(): boolean {
   }
 }
 const framed = window.self !== window.top;
-const firstScreen = framed ? Promise.resolve() : hasSession() ? SignedInShell.preload() : SignInScreen.preload();
+// In the frame, the feature host loads with the configuration: it then renders at once rather than suspending.
+const firstScreen = framed ? FeatureHost.preload() : hasSession() ? SignedInShell.preload() : SignInScreen.preload();
 
 async function fetchPublicConfig(): Promise<PublicConfig> {
   const res = await fetch('/api/config/public', { headers: { accept: 'application/json', platform: 'desktop' } });

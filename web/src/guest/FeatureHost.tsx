@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter } from 'react-router-dom';
 import { buildMenu, buildRouteTable, localize, routesFor, type Registry, type WarehouseGroup } from '../../../engine/src/index';
@@ -9,15 +9,42 @@ import { ToastProvider } from '../toasts/ToastProvider';
 import { operationView } from '../operations/model';
 import { monitoringFeature, reportFeature, traceFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
+import { lazyWithPreload } from '../app/lazyWithPreload';
 import { dashboardFeature } from '../dashboards/model';
 
-const OperationScreen = lazy(() => import('../operations/OperationScreen'));
-const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
-const CacheManager = lazy(() => import('../monitoring/CacheManager'));
-const DashboardScreen = lazy(() => import('../dashboards/DashboardScreen'));
-const TraceScreen = lazy(() => import('../trace/TraceScreen'));
+const OperationScreen = lazyWithPreload(() => import('../operations/OperationScreen'));
+const ReportsScreen = lazyWithPreload(() => import('../reports/ReportsScreen'));
+const CacheManager = lazyWithPreload(() => import('../monitoring/CacheManager'));
+const DashboardScreen = lazyWithPreload(() => import('../dashboards/DashboardScreen'));
+const TraceScreen = lazyWithPreload(() => import('../trace/TraceScreen'));
+
+/** The screen module a feature is drawn by, loaded with the definitions so it renders without suspending. */
+function preloadScreen(registry: Registry, featureId: string): Promise<unknown> {
+  if (operationView(registry, featureId)) return OperationScreen.preload();
+  if (reportFeature(registry, featureId)) return ReportsScreen.preload();
+  if (dashboardFeature(registry, featureId)) return DashboardScreen.preload();
+  if (traceFeature(registry, featureId)) return TraceScreen.preload();
+  if (monitoringFeature(registry, featureId)) return CacheManager.preload();
+  return Promise.resolve();
+}
 
 interface Access { access: string[]; groups: { name: string; access: string[] }[] }
+
+declare global {
+  interface Window {
+    /** Started by public/prefetch.js in the frame while the modules load: the definitions and the access check, with the token it read. */
+    __tmFrameBoot?: { token: string; config: Promise<Registry | null>; validate: Promise<{ detail?: Partial<Access> } | null> };
+  }
+}
+
+/** The frame's first two answers as prefetch.js started them (taken once), when it used this session's token; else nothing. */
+function earlyBoot(token: string): { config: Promise<Registry | null>; validate: Promise<{ detail?: Partial<Access> } | null> } {
+  const boot = window.__tmFrameBoot;
+  window.__tmFrameBoot = undefined;
+  const none = Promise.resolve(null);
+  if (!boot || boot.token !== token) return { config: none, validate: none };
+  return { config: boot.config.catch(() => null), validate: boot.validate.catch(() => null) };
+}
 
 /** The stand-in for a feature nothing draws here: it says the screen is not available yet. */
 function StandIn({ featureId, warehouse }: { featureId: string; warehouse: WarehouseGroup | null | undefined }) {
@@ -53,11 +80,16 @@ export default function FeatureHost({ featureId, services }: { featureId: string
   useEffect(() => {
     if (!session.current) { setLoaded('none'); return; }
     let live = true;
-    Promise.all([api.get<Registry>('/api/config'), api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true })])
+    const early = earlyBoot(session.current.token);
+    const registry = early.config.then((r) => r ?? api.get<Registry>('/api/config'));
+    // The feature's screen loads beside the access check (a screen that fails to load still renders, by suspending).
+    const screen = registry.then((r) => preloadScreen(r, featureId)).catch(() => undefined);
+    const validate = early.validate.then((v) => v ?? api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true }));
+    Promise.all([registry, validate, screen])
       .then(([registry, v]) => live && setLoaded({ registry, access: { access: v.detail?.access ?? [], groups: v.detail?.groups ?? [] } }))
       .catch((e: unknown) => { console.error('feature definitions failed', e); if (live) setLoaded('none'); });
     return () => { live = false; };
-  }, [api, session]);
+  }, [api, session, featureId]);
 
   // The shell's selection wins over the stored one as soon as it is told; every API call carries it.
   const warehouseName = frame.warehouse === undefined ? services.warehouse.current : frame.warehouse?.name ?? null;

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazyWithPreload } from '../app/lazyWithPreload';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
@@ -13,9 +14,10 @@ import { DIRECTIONS, goToQuery, names, nodeGoTo, paramsOf, paramsOfHit, queryOf,
 import { BoundaryNotice } from './BoundaryNotice';
 import { TraceSearch } from './TraceSearch';
 
-// Each loads with its library only once a trace is shown.
-const TraceGraph = lazy(() => import('./TraceGraph'));
-const TraceMap = lazy(() => import('./TraceMap'));
+// Each loads with its library only on this screen, while the trace is asked for, so the answer
+// renders without suspending (React would hold a revealed boundary back for up to 300 ms).
+const TraceGraph = lazyWithPreload(() => import('./TraceGraph'));
+const TraceMap = lazyWithPreload(() => import('./TraceMap'));
 
 const KINDS: readonly NodeKind[] = ['lot', 'operation', 'ibc', 'deposit'];
 
@@ -29,6 +31,8 @@ function useTraceAnswer(start: TraceParams | null) {
     if (!start) { setState({ answer: null, error: null, loading: false }); return; }
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
+    void TraceGraph.preload();
+    void TraceMap.preload();
     trace.trace(start).then(
       (answer) => live && setState({ answer, error: null, loading: false }),
       (e: unknown) => live && setState({ answer: null, error: errorText(e, t), loading: false }),
