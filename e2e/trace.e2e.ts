@@ -37,10 +37,24 @@ const frameOf = (a: Actor) => a.page.frameLocator('iframe[data-feature]');
 const nodeTexts = (fr: FrameLocator, kind: string) => fr.locator(`[data-testid=trace-node][data-kind=${kind}]`).allInnerTexts();
 
 describe('trace and recall: a quality manager traces a lot of an active ingredient', () => {
-  it('finds the lot by typing part of its number and sees every batch, IBC, shipment and customer it reached on the graph and the map', async () => {
+  it('signs in, lands on the home dashboard, opens the traceability map from the menu, finds the lot by typing part of its number and sees every batch, IBC, shipment and customer it reached on the graph and the map', async () => {
     const { page } = quality;
-    await page.goto('/traceability-map');
+    // Sign-in lands on the home route, the dashboards (the highest home priority), drawn from data.
+    await page.waitForURL((u) => u.pathname === '/dashboards', { timeout: 60_000 });
     const fr = frameOf(quality);
+    await fr.locator('[data-testid=dashboard-screen][data-dashboard=home]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => fr.locator('[data-testid=widget][data-state=loading]').count(), { timeout: 60_000, interval: 250 }).toBe(0);
+    expect(await fr.locator('[data-testid=widget][data-state=ready]').count()).toBeGreaterThan(0);
+    // The menu's group opens with the user's access (the shell may open it itself meanwhile).
+    const toggle = page.locator('.tm-nav > li > button[data-menu-id=traceabilityPerformance]');
+    const link = page.locator('a[data-menu-id=traceability-map]');
+    await expect.poll(async () => {
+      if (await link.isVisible()) return true;
+      if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      return link.isVisible();
+    }, { timeout: 60_000, interval: 500 }).toBe(true);
+    await link.click();
+    await page.waitForURL((u) => u.pathname === '/traceability-map');
     await fr.locator('[data-testid=trace-screen][data-view=map]').waitFor({ timeout: 30_000 });
     await fr.locator('[data-testid=trace-idle]').waitFor();
     await fr.locator('[data-testid=trace-search-input]').fill(seeded.lot.slice(0, -2));

@@ -8,7 +8,7 @@ import { stamp, withSeedStore } from './seed';
 import { PASSWORD } from './users';
 
 /** The trace story's quality manager: the traceability map, the events and the product history. */
-export const QUALITY_USER = { email: 'quentin.quality@e2e.local', password: PASSWORD, name: 'Quentin Quality', access: ['Dashboards', 'Traceability Map', 'Assets'] } as const;
+export const QUALITY_USER = { email: 'quentin.quality@e2e.local', password: PASSWORD, name: 'Quentin Quality', access: ['Dashboards', 'Reports', 'Traceability Map', 'Assets'] } as const;
 
 /** Days of demo activity: enough for imports, synthesis, bulk batches fractionated into IBC lots, IBCs filled, shipped and received. */
 export const TRACE_DAYS = 60;
