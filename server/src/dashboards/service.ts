@@ -239,8 +239,9 @@ export class DashboardService {
     const scope = { warehouse: await this.operations.warehouse(p), ...(typeof deposit === 'string' ? { deposit } : {}) };
     const reads = this.reads(name);
     const now = this.clock();
+    // Joined as JSON: a deposit filter holding "|" must not make the key of another group's scope.
+    const key = JSON.stringify([name, scope.deposit ?? null, scope.warehouse?.name ?? null]);
     const shared = <T>(run: () => Promise<T>): Promise<T> => {
-      const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
       let p = this.inFlight.get(key) as Promise<T> | undefined;
       if (!p) {
         p = run().finally(() => this.inFlight.delete(key));
@@ -252,7 +253,6 @@ export class DashboardService {
       const figures = await shared(() => (name === 'declarations' ? this.queries.declarations(reads, scope, now) : this.queries.ibcFleet(reads, scope, now)));
       return w.type === 'kpi' ? kpiData(w, figures[w.measure.field!] ?? 0) : figuresChart(w, figures, q.figures ?? {});
     }
-    const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
     const kept = this.groups.get(key);
     let docs: Doc[];
     if (kept && now.getTime() - kept.at < GROUPS_TTL_MS) docs = kept.docs;
