@@ -147,6 +147,7 @@ export const ERRORS = {
   EPCIS_CAPTURE_TOO_LARGE: { key: 'error.epcisCaptureTooLarge', status: 413, template: 'The document is larger than {limit} bytes, the most a capture takes' },
   EPCIS_EVENT_ID_TAKEN: { key: 'error.epcisEventIdTaken', status: 409, template: 'The eventID {eventID} already names another event' },
   EPCIS_ALREADY_DECLARED: { key: 'error.epcisAlreadyDeclared', status: 409, template: 'The event {eventID} already has another error declaration' },
+  EPCIS_DECLARATION_NOT_YOURS: { key: 'error.epcisDeclarationNotYours', status: 403, template: 'The event {eventID} is not one you captured: only who captured it, or an administrator, may declare it in error (an operation\'s own event is corrected through its operation)' },
   EPCIS_CAPTURE_NOT_FOUND: { key: 'error.epcisCaptureNotFound', status: 404, template: 'There is no capture {id} of yours' },
   EPCIS_QUERY_UNKNOWN_PARAMETER: { key: 'error.epcisQueryUnknownParameter', status: 400, template: '{parameter} is not a query parameter this repository answers; it answers {parameters}' },
   EPCIS_QUERY_INVALID_VALUE: { key: 'error.epcisQueryInvalidValue', status: 400, template: '{parameter} : {value} is not {expected}' },

@@ -9,6 +9,7 @@ import type { ReportReader } from '../reports/reader';
 import { asApiError, ReportService } from '../reports/service';
 import { planTotal } from '../reports/total';
 import type { Doc, Store } from '../store/types';
+import { pickerReaders, readersOf } from '../workflows/readers';
 import { ENGINE, OperationService } from '../workflows/service';
 import { locate } from './places';
 import { NamedQueries, type Reads } from './queries';
@@ -132,17 +133,28 @@ export class DashboardService {
 
   /**
    * The records a reference filter offers (a deposit): up to 20 whose title holds `q` (or the one
-   * named `id`, to show a chosen record's title), active ones, within the selected group's
-   * deposits when the filter picks deposits. Anyone who may see the dashboard may pick, without
-   * the master-data key.
+   * named `id`, to show a chosen record's title), active ones, within the selected group. Anyone
+   * who may see the dashboard may pick a deposit of their group, without the master-data key; any
+   * other record only who may read it (its list's keys, 403 otherwise), within the selected group
+   * as its list is (a workflow's records): a filter added by a JSON edit opens no records wider.
    */
   async options(p: AuthPrincipal, def: DashboardDef, filterId: string, q: { q?: string; id?: string }): Promise<{ data: { id: string; title: string }[] }> {
     const f = def.filters.find((x) => x.id === filterId && x.type === 'reference');
     if (!f?.ref) throw new ApiError('DASHBOARD_FILTER_UNKNOWN', { filter: filterId.slice(0, 80), dashboard: def.key, filters: def.filters.filter((x) => x.type === 'reference').map((x) => x.id).join(', ') || '—' });
     const title = this.reg.entities[f.ref]?.titleField ?? 'id';
-    const warehouse = f.ref === 'company_division' ? await this.operations.warehouse(p) : null;
+    const deposits = f.ref === 'company_division';
+    const wf = Object.values(this.reg.workflows).find((x) => x.entity === f.ref);
+    if (!deposits) {
+      const access = this.reg.entities[f.ref]?.access;
+      const readers = wf ? readersOf(this.reg, wf) : [...new Set([...(access ? [access] : []), ...pickerReaders(this.reg, f.ref)])];
+      if (!readers.some((k) => this.can(p, k))) {
+        throw readers.length === 1 ? new ApiError('FORBIDDEN', { key: readers[0] }) : new ApiError('FORBIDDEN_ANY', { keys: readers.join(', ') || '—' });
+      }
+    }
+    const warehouse = deposits || wf ? await this.operations.warehouse(p) : null;
     const conds: Record<string, unknown>[] = [{ state: { $ne: 3 } }];
-    if (warehouse) conds.push({ id: { $in: [...warehouse.divisions] } });
+    const narrowed = !warehouse ? undefined : deposits ? { id: { $in: [...warehouse.divisions] } } : this.operations.warehouseFilter(wf!, warehouse);
+    if (narrowed) conds.push(narrowed);
     if (q.id !== undefined) conds.push({ id: q.id });
     else if (q.q) conds.push({ [title]: { $regex: escapeRegExp(q.q), $options: 'i' } });
     const docs = await this.store.find(f.ref, { filter: { $and: conds }, sort: { [title]: 1 }, limit: 20, projection: { [title]: 1 } });
@@ -227,8 +239,9 @@ export class DashboardService {
     const scope = { warehouse: await this.operations.warehouse(p), ...(typeof deposit === 'string' ? { deposit } : {}) };
     const reads = this.reads(name);
     const now = this.clock();
+    // Joined as JSON: a deposit filter holding "|" must not make the key of another group's scope.
+    const key = JSON.stringify([name, scope.deposit ?? null, scope.warehouse?.name ?? null]);
     const shared = <T>(run: () => Promise<T>): Promise<T> => {
-      const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
       let p = this.inFlight.get(key) as Promise<T> | undefined;
       if (!p) {
         p = run().finally(() => this.inFlight.delete(key));
@@ -240,7 +253,6 @@ export class DashboardService {
       const figures = await shared(() => (name === 'declarations' ? this.queries.declarations(reads, scope, now) : this.queries.ibcFleet(reads, scope, now)));
       return w.type === 'kpi' ? kpiData(w, figures[w.measure.field!] ?? 0) : figuresChart(w, figures, q.figures ?? {});
     }
-    const key = `${name}|${scope.deposit ?? ''}|${scope.warehouse?.name ?? ''}`;
     const kept = this.groups.get(key);
     let docs: Doc[];
     if (kept && now.getTime() - kept.at < GROUPS_TTL_MS) docs = kept.docs;

@@ -39,8 +39,11 @@ export interface CaptureJob {
 /** An event ready to store: checked, its CBV terms bare, its eventID (given or its hash). */
 interface Incoming { pointer: string; event: Ev; eventID: string; hash: string; declaration?: Ev; context?: JsonValue }
 
-/** What a stored header says of an event, as capture weighs a new one against it. */
-interface Known { id: string; hash: string; eventID: string; declared?: boolean; declaration?: unknown; pending?: Doc }
+/** What a stored header says of an event, as capture weighs a new one against it: `src` an operation's own, `capture` the capture that stored it. */
+interface Known { id: string; hash: string; eventID: string; declared?: boolean; declaration?: unknown; pending?: Doc; src?: string; capture?: string }
+
+/** Who captures: the user, and whether they are an administrator (who may declare any event in error). */
+export interface Capturer { userId: string; admin: boolean }
 
 const VALIDATION = 'epcisException:ValidationException';
 
@@ -121,7 +124,8 @@ export class CaptureService {
   }
 
   /** Checks and stores a document; the capture job as it ended (a 400 or 413 stores nothing, not even a job). */
-  async capture(body: unknown, behaviour: CaptureBehaviour, userId: string): Promise<CaptureJob> {
+  async capture(body: unknown, behaviour: CaptureBehaviour, by: Capturer): Promise<CaptureJob> {
+    const { userId } = by;
     const { incoming, rejected, refused, total } = this.check(body, behaviour);
     const id = newId();
     const createdAt = new Date().toISOString();
@@ -134,7 +138,7 @@ export class CaptureService {
       // Without transactions the job is written first: one left running marks a capture a crash cut (recoverInterrupted).
       if (!tx) await s.insert(EPCIS_CAPTURES, { ...job, id, createdBy: userId } as unknown as Doc);
       try {
-        await this.write(s, id, incoming, job, behaviour, createdAt);
+        await this.write(s, id, incoming, job, behaviour, createdAt, by);
       } catch (e) {
         if (!tx) await this.rollBack(s, id);
         throw e;
@@ -159,17 +163,34 @@ export class CaptureService {
     const out: Known[] = [];
     const unique = [...new Set(values)];
     for (let i = 0; i < unique.length; i += 500) {
-      const docs = await s.find(EPCIS_EVENTS, { filter: { [field]: { $in: unique.slice(i, i + 500) } }, projection: { id: 1, hash: 1, eventID: 1, declared: 1, declaration: 1 } });
+      const docs = await s.find(EPCIS_EVENTS, { filter: { [field]: { $in: unique.slice(i, i + 500) } }, projection: { id: 1, hash: 1, eventID: 1, declared: 1, declaration: 1, src: 1, capture: 1 } });
       out.push(...(docs as unknown as Known[]));
     }
     return out;
   }
 
-  private async write(s: Store, captureId: string, incoming: Incoming[], job: CaptureJob, behaviour: CaptureBehaviour, now: string): Promise<void> {
+  /**
+   * Whether the caller may declare this stored event in error: an administrator any; anyone else
+   * only an event they captured. An operation's own event is the ledger's and the trace's record
+   * of what happened: it is corrected through its operation, never rewritten by a capture.
+   */
+  private async mayDeclare(s: Store, originals: Known[], by: Capturer): Promise<(k: Known) => boolean> {
+    if (by.admin) return () => true;
+    const captures = [...new Set(originals.filter((k) => !k.src && k.capture).map((k) => k.capture!))];
+    const mine = new Set<string>();
+    for (let i = 0; i < captures.length; i += 500) {
+      const jobs = await s.find(EPCIS_CAPTURES, { filter: { id: { $in: captures.slice(i, i + 500) }, createdBy: by.userId }, projection: { id: 1 } });
+      for (const j of jobs) mine.add(j.id);
+    }
+    return (k) => !k.src && k.capture !== undefined && mine.has(k.capture);
+  }
+
+  private async write(s: Store, captureId: string, incoming: Incoming[], job: CaptureJob, behaviour: CaptureBehaviour, now: string, by: Capturer): Promise<void> {
     const byHash = new Map<string, Known>();
     const byId = new Map<string, Known>();
     for (const k of await this.known(s, 'hash', incoming.map((i) => i.hash))) byHash.set(k.hash, k);
     for (const k of await this.known(s, 'eventID', incoming.map((i) => i.eventID))) byId.set(k.eventID, k);
+    const mayDeclare = await this.mayDeclare(s, incoming.flatMap((i) => (i.declaration && byId.has(i.eventID) ? [byId.get(i.eventID)!] : [])), by);
     const headers: Doc[] = [];
     const ids: Doc[] = [];
     const declared: { original: Known; declaration: Ev; event: Ev }[] = [];
@@ -192,7 +213,10 @@ export class CaptureService {
       if (inc.declaration) {
         const original = byId.get(inc.eventID);
         if (!original) store(inc); // the event it declares is not here: kept as an event of its own
-        else if (original.declared) {
+        else if (!original.pending && !mayDeclare(original)) {
+          job.errors.push({ ...problem('EPCIS_DECLARATION_NOT_YOURS', { eventID: inc.eventID }, inc.pointer), type: 'epcisException:SecurityException', title: 'Not allowed', status: 403 });
+          job.counts.rejected++;
+        } else if (original.declared) {
           if (sameJson(original.declaration, inc.declaration)) job.counts.duplicates++;
           else refuse(problem('EPCIS_ALREADY_DECLARED', { eventID: inc.eventID }, inc.pointer));
         } else {

@@ -83,8 +83,16 @@ async function* merged(streams: AsyncGenerator<string>[]): AsyncGenerator<string
   }
 }
 
+/**
+ * The most events one page looks through (candidates from identifier or location rows) before it
+ * answers: a query whose other conditions match few of them (a group's deposits with a bizStep
+ * they never saw) would otherwise read every event of the driving rows in one request. Past it the
+ * page answers what it found, maybe nothing, with the token to go on from where it stopped.
+ */
+export const SCAN_KEYS = 10_000;
+
 export class EventQuery {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, private readonly limits: { scanKeys: number } = { scanKeys: SCAN_KEYS }) {}
 
   /**
    * One page of events. `scope`: the canonical locations of the selected warehouse group's
@@ -108,14 +116,19 @@ export class EventQuery {
     const keys = merged(streams);
     const found: { header: StoredDoc; event: Ev }[] = [];
     let done = false;
-    while (!done && found.length < want) {
+    let examined = 0;
+    let last: string | undefined;
+    while (!done && found.length < want && examined < this.limits.scanKeys) {
       const chunk: string[] = [];
-      while (chunk.length < batch) {
+      const size = Math.min(batch, this.limits.scanKeys - examined);
+      while (chunk.length < size) {
         const n = await keys.next();
         if (n.done) { done = true; break; }
         chunk.push(n.value);
       }
       if (chunk.length === 0) break;
+      examined += chunk.length;
+      last = chunk[chunk.length - 1];
       const got = await this.store.find(EPCIS_EVENTS, { filter: { ...filter, id: { $in: chunk } }, sort: { id: 1 } });
       const inScope = got.filter((h) => !scope || !driver || (Array.isArray(h.locs) && h.locs.some((l) => scope.has(String(l)))));
       for (const item of await this.resolve(inScope)) {
@@ -124,7 +137,8 @@ export class EventQuery {
       }
     }
     await keys.return(undefined);
-    return this.finish(found, q.perPage);
+    // Stopped by the scan limit with the page not full: the next page goes on after the last event looked at.
+    return this.finish(found, q.perPage, !done && found.length < want ? last : undefined);
   }
 
   private async present(headers: StoredDoc[], perPage: number): Promise<QueryPage> {
@@ -148,8 +162,8 @@ export class EventQuery {
     });
   }
 
-  /** The page as the query document lists it: eventID, recordTime and error declaration from the header. */
-  private finish(found: { header: StoredDoc; event: Ev }[], perPage: number): QueryPage {
+  /** The page as the query document lists it: eventID, recordTime and error declaration from the header; `resume`: the cursor when the page stopped short of its end. */
+  private finish(found: { header: StoredDoc; event: Ev }[], perPage: number, resume?: string): QueryPage {
     const page = found.slice(0, perPage);
     const context = new PageContext();
     const events = page.map(({ header, event }) => {
@@ -160,7 +174,8 @@ export class EventQuery {
       if (out['@context'] === undefined && header.ctx !== undefined && !context.absorb(header.ctx)) out['@context'] = header.ctx;
       return out;
     });
-    return { events, context: context.value(), ...(found.length > perPage ? { next: page[page.length - 1].header.id } : {}) };
+    const next = found.length > perPage ? page[page.length - 1].header.id : resume;
+    return { events, context: context.value(), ...(next !== undefined ? { next } : {}) };
   }
 }
 

@@ -102,7 +102,7 @@ export async function epcisRoutes(app: FastifyInstance, opts: { registry: Regist
     },
   }, async (request, reply) => {
     const behaviour = (request.headers['gs1-capture-error-behaviour'] ?? 'rollback') as CaptureBehaviour;
-    const job = await capture.capture(request.body, behaviour, principal(request).userId);
+    const job = await capture.capture(request.body, behaviour, { userId: principal(request).userId, admin: admin(principal(request)) });
     return reply.status(202).header('location', `/api/epcis/capture/${job.captureID}`).send(job);
   });
 

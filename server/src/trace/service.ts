@@ -109,16 +109,20 @@ export class TraceService {
     return this.assemble({ walk, kind, identifier, direction, startNodes, extraOps, ibcStart, warehouse, visible, lang, maxDepth });
   }
 
-  /** A lot's movements at every deposit; 404 when it names no lot, or none the caller may see; 400 when it names lots of several materials. */
+  /**
+   * A lot's movements at every deposit; 404 when it names no lot, or none the caller may see; 400
+   * when it names lots of several materials the caller may see. A lot of the same number that is
+   * only at deposits beyond the selected group is not theirs to know of: not counted, not named.
+   */
   async resolveLot(number: string, material: string | undefined, visible: (d: string) => boolean, narrowed: boolean): Promise<{ material: string; movements: Movement[] }> {
     const all = (await lotMovements(this.store, number)).filter((m) => material === undefined || m.material === material);
-    let materials = [...new Set(all.map((m) => m.material))];
-    if (materials.length === 0 && !narrowed) {
+    let materials = [...new Set(all.filter((m) => visible(m.deposit)).map((m) => m.material))];
+    if (all.length === 0 && !narrowed) {
       // A lot on record that never moved (registered in master data): the trace is the lot alone.
       const lots = await this.store.find('lot', { filter: { number, ...(material !== undefined ? { material } : {}) }, projection: { material: 1 } });
       materials = [...new Set(lots.map((l) => String(l.material)))];
     }
-    if (materials.length === 0 || (all.length > 0 && !all.some((m) => visible(m.deposit)))) throw new ApiError('TRACE_LOT_NOT_FOUND', { identifier: number.slice(0, 100) });
+    if (materials.length === 0) throw new ApiError('TRACE_LOT_NOT_FOUND', { identifier: number.slice(0, 100) });
     if (materials.length > 1) {
       const lookups = new Lookups(this.reg, this.store);
       await lookups.materialsOf(materials);
