@@ -98,6 +98,15 @@ const PAGE = 1_000;
  * answers synchronously, and a store filled in bulk can hold hundreds of thousands of them:
  * held in one go, the first pass kept a starting server from registering its plugins).
  */
+/**
+ * A record's jobs (a handful), read by the record's id alone and narrowed to its workflow here:
+ * given the workflow too, the embedded store's SQLite, which keeps no statistics, may read the
+ * workflow's index instead, every job the workflow ever had.
+ */
+export async function recordJobs(store: Store, workflow: string, recordId: string): Promise<SyncJob[]> {
+  return (await store.find(SYNC_JOB, { filter: { recordId } }) as unknown as SyncJob[]).filter((j) => j.workflow === workflow);
+}
+
 export async function adoptPending(store: Store, reg: Registry, now: Date): Promise<number> {
   const at = now.toISOString();
   let adopted = 0;
@@ -106,7 +115,9 @@ export async function adoptPending(store: Store, reg: Registry, now: Date): Prom
     for (;;) {
       const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}) });
       if (page.length === 0) break;
-      const known = new Set((await store.find(SYNC_JOB, { filter: { workflow: wf.name, recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1 } })).map((j) => j.recordId));
+      // By record alone, the workflow checked here, as recordJobs does.
+      const known = new Set((await store.find(SYNC_JOB, { filter: { recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1, workflow: 1 } }))
+        .filter((j) => j.workflow === wf.name).map((j) => j.recordId));
       const jobs = page.filter((x) => !known.has(x.id)).map((r) => {
         const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
         return newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc;

@@ -3,6 +3,7 @@ import { ApiError } from '../apiError';
 import type { Store, StoredDoc } from '../store/types';
 import { SYNC_ATTEMPT, SYNC_JOB, type SyncJob } from './collections';
 import { syncCounts } from './deadlines';
+import { recordJobs } from './jobs';
 
 type Sync = { status?: string; deadline?: string };
 
@@ -40,7 +41,7 @@ export class SyncService {
       throw new ApiError('SYNC_NOT_FAILED', { entity: localize(wf.label), state });
     }
     const at = new Date().toISOString();
-    const failed = await this.store.find(SYNC_JOB, { filter: { recordId: id, workflow, state: 'failed' } }) as unknown as SyncJob[];
+    const failed = (await recordJobs(this.store, workflow, id)).filter((j) => j.state === 'failed');
     const next: Sync = { status: '', ...(sync.deadline ? { deadline: sync.deadline } : {}) };
     const write = async (s: Store) => {
       for (const job of failed) {

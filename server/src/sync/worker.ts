@@ -5,7 +5,7 @@ import { newId } from '../store/ids';
 import type { Doc, JsonValue, Store, StoredDoc } from '../store/types';
 import { AuthorityUnavailable, type AuthorityAdapter, type AuthorityAnswer, type AuthorityTransaction } from './authority/types';
 import { SYNC_ATTEMPT, SYNC_JOB, type SyncJob } from './collections';
-import { jobKey, kindOf } from './jobs';
+import { jobKey, kindOf, recordJobs } from './jobs';
 import { buildTransaction, readPass, recordOf, type PassData } from './transaction';
 
 export interface WorkerOptions {
@@ -197,7 +197,7 @@ export class SyncWorker {
   /** A receiver's answer for the same record not yet settled, made after this job (only moves have them). */
   private async laterJob(job: SyncJob): Promise<SyncJob | null> {
     if (!this.reg.workflows[job.workflow].transitions.some((t) => kindOf(t.id).kind !== 'declare')) return null;
-    const [later] = await this.store.find(SYNC_JOB, { filter: { recordId: job.recordId, workflow: job.workflow, declaredAt: { $gt: job.declaredAt }, state: { $ne: 'done' } }, limit: 1 });
-    return (later as unknown as SyncJob) ?? null;
+    // The record's few jobs read by its id and judged here (recordJobs).
+    return (await recordJobs(this.store, job.workflow, job.recordId)).find((j) => j.declaredAt > job.declaredAt && j.state !== 'done') ?? null;
   }
 }

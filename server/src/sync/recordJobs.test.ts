@@ -1,0 +1,90 @@
+/**
+ * The outbox's lookups of a record's jobs read by the record, on the embedded store. SQLite keeps
+ * no statistics there, so given a record and its workflow it read the workflow's index (every job
+ * the workflow ever had) as readily as the record's: adopting a million pending records read the
+ * whole outbox once a page, and the server answered nothing else for minutes (the browser
+ * suite's million-row download crawled at 50 KB/s behind it). The answers are checked too.
+ */
+import type Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareStore } from '../boot';
+import { SqliteStore } from '../store/sqlite';
+import { realRegistry } from '../testing/harness';
+import { SYNC_JOB } from './collections';
+import { adoptPending, recordJobs } from './jobs';
+
+const dir = mkdtempSync(join(tmpdir(), 'tm-recordjobs-'));
+const reg = realRegistry();
+let store: SqliteStore;
+let db: Database.Database;
+const prepared: string[] = [];
+
+/** A job as the outbox writes it, trimmed to what the lookups read. */
+const job = (workflow: string, recordId: string, kind: string, state = 'done', declaredAt = '2026-01-01T00:00:00.000Z') => ({
+  id: `${workflow}:${recordId}:${kind}`, key: `${workflow}:${recordId}:${kind}`, workflow, entity: workflow, recordId, kind, state, declaredAt,
+  nextAt: declaredAt, deadline: '2026-01-04T00:00:00.000Z', dueSoonAt: '2026-01-03T00:00:00.000Z', attempts: 0, rev: 0,
+});
+
+beforeAll(async () => {
+  store = new SqliteStore({ dataDir: dir });
+  await prepareStore(reg, store);
+  // Many settled jobs of one workflow, as a year of declarations leaves them.
+  await store.insertMany(SYNC_JOB, Array.from({ length: 5_000 }, (_, i) => job('product_import', `old-${i}`, 'declare')));
+  db = (store as unknown as { db: Database.Database }).db;
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    prepared.push(sql);
+    return prepare(sql);
+  }) as typeof db.prepare;
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The plans of the sync_job reads prepared since `from`. */
+function jobReadPlans(from: number): string[] {
+  return prepared.slice(from).filter((q) => q.startsWith('SELECT') && q.includes(SYNC_JOB)).map((sql) => {
+    const params = Array.from(sql.matchAll(/\?/g), () => null);
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
+  });
+}
+
+describe('a record\'s jobs', () => {
+  it('are its workflow\'s only, read by the record', async () => {
+    await store.insertMany(SYNC_JOB, [
+      job('product_import', 'shared-id', 'declare', 'done'),
+      job('delivery', 'shared-id', 'declare', 'failed'),
+      job('delivery', 'shared-id', 'confirm', 'pending', '2026-01-02T00:00:00.000Z'),
+    ]);
+    const from = prepared.length;
+    expect((await recordJobs(store, 'delivery', 'shared-id')).map((j) => j.key).sort()).toEqual(['delivery:shared-id:confirm', 'delivery:shared-id:declare']);
+    expect((await recordJobs(store, 'product_import', 'shared-id')).map((j) => j.key)).toEqual(['product_import:shared-id:declare']);
+    expect(await recordJobs(store, 'delivery', 'old-1')).toEqual([]);
+    const plans = jobReadPlans(from);
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) expect(plan).toContain('i:sync_job:recordId');
+  });
+
+  it('are looked for by the records of each page when pending records are adopted', async () => {
+    const docs = Array.from({ length: 1_200 }, (_, i) => ({
+      id: `pending-${String(i).padStart(5, '0')}`, importDate: '2025-03-02', importID: `IMP-p-${i}`, deposit: 'deposit-x', status: 'Imported', sync: { status: '' },
+      productData: [{ material: 'material-x', batchId: `P-p-${i}`, quantity: 5, uom: 'uom-x' }],
+    }));
+    await store.insertMany('product_import', docs);
+    // One of them already has its job: adopted once, not again.
+    await store.insert(SYNC_JOB, job('product_import', docs[7].id, 'declare', 'pending'));
+    const from = prepared.length;
+    expect(await adoptPending(store, reg, new Date())).toBe(docs.length - 1);
+    expect(await store.count(SYNC_JOB, { recordId: { $in: docs.map((d) => d.id) } })).toBe(docs.length);
+    const lookups = jobReadPlans(from);
+    expect(lookups.length).toBeGreaterThan(0);
+    for (const plan of lookups) {
+      expect(plan).not.toContain('i:sync_job:workflow');
+      expect(plan).toContain('recordId');
+    }
+  });
+});
