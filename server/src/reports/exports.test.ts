@@ -98,6 +98,43 @@ describe('CSV export jobs', () => {
     expect((await h.app.inject({ method: 'GET', url: `/api/v3/reports/exports/${mine.json().id}/download?token=${'x'.repeat(43)}` })).statusCode).toBe(404);
     expect((await h.app.inject({ method: 'GET', url: `/api/v3/reports/exports/${mine.json().id}/download` })).statusCode).toBe(401);
   });
+
+  it('gives its owner a link that downloads the file once without the session, and no one else', async () => {
+    const started = await h.app.inject({ method: 'POST', url: '/api/v3/reports/fixture_deliveries/exports', headers: { ...user.headers, 'accept-language': 'es' }, payload: { filters: { status: 'Accepted' } } });
+    const id = started.json().id as string;
+    const other = await h.userWith(['Reports']);
+    expect((await h.app.inject({ method: 'POST', url: `/api/v3/reports/exports/${id}/link`, headers: other.headers })).json().error).toMatchObject({ code: 'EXPORT_NOT_FOUND' });
+    expect((await h.app.inject({ method: 'POST', url: `/api/v3/reports/exports/${id}/link` })).statusCode).toBe(401);
+    await finished(id);
+    const link = await h.app.inject({ method: 'POST', url: `/api/v3/reports/exports/${id}/link`, headers: user.headers });
+    expect(link.statusCode, link.body).toBe(200);
+    const { url, expiresAt } = link.json() as { url: string; expiresAt: string };
+    expect(url).toMatch(new RegExp(`^/api/v3/reports/exports/${id}/download\\?token=[\\w-]{43}$`));
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(30_000);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(60_000);
+    const stored = await h.store.get(EXPORT_COLLECTION, id);
+    expect(JSON.stringify(stored)).not.toContain(url.split('token=')[1]);
+
+    const file = await h.app.inject({ method: 'GET', url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="fixture_deliveries-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(file.body).toBe(expectedCsv(shown.filter((d) => d.deliveryStatus === 'Accepted')));
+    // Used once: the same address downloads nothing again.
+    expect((await h.app.inject({ method: 'GET', url })).json().error).toMatchObject({ code: 'EXPORT_NOT_FOUND' });
+    // Nor does one for another export, nor one whose minute has passed.
+    const again = (await h.app.inject({ method: 'POST', url: `/api/v3/reports/exports/${id}/link`, headers: user.headers })).json() as { url: string };
+    const mineOther = await h.app.inject({ method: 'POST', url: '/api/v3/reports/fixture_deliveries/exports', headers: user.headers, payload: {} });
+    await finished(mineOther.json().id);
+    expect((await h.app.inject({ method: 'GET', url: again.url.replace(id, mineOther.json().id) })).statusCode).toBe(404);
+    await h.store.patch(EXPORT_COLLECTION, id, { clickTokenExpiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect((await h.app.inject({ method: 'GET', url: again.url })).statusCode).toBe(404);
+    // An export not finished has no link.
+    const running = await h.store.insert(EXPORT_COLLECTION, { userId: user.id, report: 'fixture_deliveries', fileName: 'fixture_deliveries', status: 'running', rows: 10, total: 100, progress: 0.1, createdAt: new Date().toISOString() });
+    const early = await h.app.inject({ method: 'POST', url: `/api/v3/reports/exports/${running.id}/link`, headers: user.headers });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({ code: 'EXPORT_NOT_READY' });
+    await h.store.delete(EXPORT_COLLECTION, running.id);
+  });
 });
 
 describe('scheduled reports', () => {

@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { metrics } from '../metrics/registry';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -17,7 +17,7 @@ import { ReportReader } from './reader';
 import { SAVED_FILTER_COLLECTION_SPEC, SavedFilters, type SavedFilterBody } from './savedFilters';
 import { ReportSchedules, SCHEDULE_COLLECTION_SPEC, type ScheduleBody } from './schedules';
 import {
-  catalogueAnswer, countAnswer, countQuery, createdExportAnswer, deletedAnswer, downloadQuery, exportAnswer, exportBody, exportsAnswer, idParam, keyIdParams, keyParam, rowsAnswer, rowsQuery,
+  catalogueAnswer, countAnswer, countQuery, createdExportAnswer, deletedAnswer, downloadQuery, exportAnswer, exportBody, exportLinkAnswer, exportsAnswer, idParam, keyIdParams, keyParam, rowsAnswer, rowsQuery,
   savedFilterBody, savedFilterCreated, savedFiltersAnswer, scheduleBody, scheduleCreated, schedulesAnswer,
 } from './schemas';
 import { ReportService } from './service';
@@ -44,6 +44,21 @@ export interface ReportRoutesOptions {
 }
 
 const SCHEDULE_EVERY_MS = 60_000;
+/**
+ * How long the link the screen asks for when its user clicks "Download" works. The browser
+ * follows it at once; the link exists so the file streams straight to disk as a native download
+ * (a fetch into a blob held a million-row file in the tab's memory and showed nothing until all
+ * of it had come) without the session token in an address.
+ */
+export const CLICK_LINK_MS = 60_000;
+
+/** A token still good for this export: a mailed link's, or a click's not yet used. */
+function liveToken(doc: StoredDoc | null, token: string, now: number): 'mailed' | 'click' | null {
+  if (!doc) return null;
+  if (sameToken(token, doc.tokenHash) && Date.parse(String(doc.tokenExpiresAt)) > now) return 'mailed';
+  if (sameToken(token, doc.clickTokenHash) && Date.parse(String(doc.clickTokenExpiresAt)) > now) return 'click';
+  return null;
+}
 
 function sameToken(token: string, hash: unknown): boolean {
   const a = Buffer.from(tokenId(token));
@@ -125,18 +140,31 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     ({ data: await exports.listFor(principal(request).userId) }));
   app.get('/api/v3/reports/exports/:id', { config: { access }, schema: { tags, summary: 'An export\'s status and progress', params: idParam, response: exportAnswer } }, async (request) =>
     own(principal(request), (request.params as { id: string }).id));
+  app.post('/api/v3/reports/exports/:id/link', {
+    config: { access },
+    schema: { tags, summary: 'A link that downloads your finished export without the session, good once for a minute (what the screen\'s Download follows)', params: idParam, response: exportLinkAnswer },
+  }, async (request) => {
+    const doc = await own(principal(request), (request.params as { id: string }).id);
+    if (doc.status !== 'done') throw new ApiError('EXPORT_NOT_READY', { id: doc.id, status: String(doc.status) });
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + CLICK_LINK_MS).toISOString();
+    await store.patch(EXPORT_COLLECTION_SPEC.name, doc.id, { clickTokenHash: tokenId(token), clickTokenExpiresAt: expiresAt });
+    return { url: `/api/v3/reports/exports/${encodeURIComponent(doc.id)}/download?token=${token}`, expiresAt };
+  });
   app.get('/api/v3/reports/exports/:id/download', {
     config: { access, linkToken: 'token' },
-    schema: { tags, summary: 'An export\'s CSV file (downloadReport): your own, or with a mailed link\'s token', params: idParam, querystring: downloadQuery, produces: ['text/csv'] },
+    schema: { tags, summary: 'An export\'s CSV file (downloadReport): your own, or with a mailed link\'s or a click\'s token', params: idParam, querystring: downloadQuery, produces: ['text/csv'] },
   }, async (request, reply) => {
     const id = (request.params as { id: string }).id;
     const token = (request.query as { token?: string }).token;
     let doc: StoredDoc | null;
     if (token !== undefined) {
       doc = await exports.get(id);
-      const live = doc && sameToken(token, doc.tokenHash) && Date.parse(String(doc.tokenExpiresAt)) > Date.now();
-      // An unknown export and a wrong or expired token answer alike.
-      if (!live) throw new ApiError('EXPORT_NOT_FOUND', { id: id.slice(0, 100) });
+      const kind = liveToken(doc, token, Date.now());
+      // An unknown export and a wrong, expired or used token answer alike.
+      if (!kind) throw new ApiError('EXPORT_NOT_FOUND', { id: id.slice(0, 100) });
+      // A click's link is good once: a copy of it (a proxy's log, the history) downloads nothing.
+      if (kind === 'click') await store.patch(EXPORT_COLLECTION_SPEC.name, doc!.id, { clickTokenHash: null, clickTokenExpiresAt: null });
     } else {
       doc = await own(principal(request), id);
     }

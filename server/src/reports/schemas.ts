@@ -29,7 +29,7 @@ export const countQuery = { ...filterValues, properties: {} } as const;
 
 export const downloadQuery = {
   type: 'object', additionalProperties: false,
-  properties: { token: { type: 'string', minLength: 10, maxLength: 200, description: 'The token of a scheduled report\'s mailed link (no sign-in needed with it).' } },
+  properties: { token: { type: 'string', minLength: 10, maxLength: 200, description: 'The token of a scheduled report\'s mailed link, or of a link from POST …/link (no sign-in needed with it).' } },
 } as const;
 
 export const exportBody = {
@@ -64,6 +64,12 @@ const exportDoc = {
 } as const;
 
 export const exportAnswer = { 200: exportDoc } as const;
+export const exportLinkAnswer = {
+  200: {
+    type: 'object', required: ['url', 'expiresAt'],
+    properties: { url: { type: 'string', description: 'The download\'s address on this server, with its token.' }, expiresAt: { type: 'string', format: 'date-time' } },
+  },
+} as const;
 export const exportsAnswer = { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: exportDoc } } } } as const;
 export const createdExportAnswer = { 202: { type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { type: 'string', enum: ['queued'] } } } } as const;
 

@@ -69,7 +69,7 @@ export function ExportButton({ def, filters, sort }: { def: ReportDef; filters: 
       {state.phase === 'done' && (
         <span className="tm-rep-export__done">
           <a href={reports.downloadPath(state.job.id)} data-testid="report-export-download"
-            onClick={(e) => { e.preventDefault(); reports.download(state.job.id, `${state.job.fileName ?? def.export.fileName}.csv`).catch((err: unknown) => setDownloadError(errorText(err, t))); }}>
+            onClick={(e) => { e.preventDefault(); reports.download(state.job.id).catch((err: unknown) => setDownloadError(errorText(err, t))); }}>
             <i className="pi pi-file" aria-hidden="true" /> {t('reports.exportDownload', { rows: state.job.rows ?? 0 })}
           </a>
           <Button icon="pi pi-times" text rounded aria-label={t('common.close')} onClick={reset} />

@@ -1,6 +1,5 @@
 import type { ApiClient } from '../api/client';
 import { ApiRequestError, errorFromResponse } from '../api/errors';
-import { importsApi } from '../imports/api';
 import type { ExportJob } from './exportJob';
 import type { FilterParams, SavedFilter } from './filters';
 
@@ -63,8 +62,20 @@ export function reportsApi(api: ApiClient) {
     startExport: (key: string, filters: FilterParams, sort?: string) => api.post<ExportJob>(`${base(key)}/exports`, { filters, ...(sort ? { sort } : {}) }),
     exportJob: (id: string) => call<ExportJob>('GET', exportPath(id)),
     downloadPath: (id: string) => `${exportPath(id)}/download`,
-    /** Saves the finished file under the name the server gives (the session goes as a header, never in the address). */
-    download: (id: string, fallbackName: string) => importsApi(api).download(`${exportPath(id)}/download`, fallbackName),
+    /**
+     * Downloads the finished file as the browser's own download, streamed to disk whatever its
+     * size: the server gives a link good once for a minute (the session goes as a header, never
+     * in an address), and the browser follows it at once.
+     */
+    download: async (id: string): Promise<void> => {
+      const { url } = await api.post<{ url: string }>(`${exportPath(id)}/link`, {});
+      const a = document.createElement('a');
+      a.href = url;
+      a.rel = 'noopener';
+      document.body.append(a);
+      a.click();
+      a.remove();
+    },
     savedFilters: (key: string) => api.get<{ data: SavedFilter[] } | SavedFilter[]>(`${base(key)}/saved-filters`, fresh).then(listOf),
     saveFilter: (key: string, body: { name: string; filters: FilterParams; sort?: string }) => api.post<SavedFilter>(`${base(key)}/saved-filters`, body),
     deleteFilter: (key: string, id: string) => call<unknown>('DELETE', `${base(key)}/saved-filters/${encodeURIComponent(id)}`),
