@@ -244,6 +244,30 @@ function pagingContract(ctx: ContractContext): void {
       await expect(s.find(c, { after: first, skip: 2 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
 
+    it('answers a projection of the id alone with the ids a whole find gives: filtered, sorted, skipped, and paged after an id', async () => {
+      const s = ctx.store();
+      const c = ctx.fresh('keyset');
+      await s.insertMany(c, companies(45, (i) => ({ rank: i % 4 })));
+      for (const o of [{}, { filter: { rank: 2 } }, { sort: { rank: -1 } as SortSpec, skip: 3, limit: 10 }, { filter: { rank: { $in: [1, 3] } }, sort: { id: -1 } as SortSpec, limit: 5 }]) {
+        const whole = (await s.find(c, o)).map((d) => d.id);
+        expect(whole.length, JSON.stringify(o)).toBeGreaterThan(0);
+        expect(await s.find(c, { ...o, projection: { id: 1 } }), JSON.stringify(o)).toEqual(whole.map((id) => ({ id })));
+      }
+      for (const sort of [{ id: 1 }, { id: -1 }] as SortSpec[]) {
+        const all = (await s.find(c, { sort, filter: { rank: { $ne: 0 } } })).map((d) => d.id);
+        const paged: string[] = [];
+        let after: StoredDoc | undefined;
+        for (;;) {
+          const page = await s.find(c, { sort, filter: { rank: { $ne: 0 } }, after, limit: 8, projection: { id: 1 } });
+          for (const d of page) expect(Object.keys(d)).toEqual(['id']);
+          paged.push(...page.map((d) => d.id));
+          if (page.length < 8) break;
+          after = page[page.length - 1];
+        }
+        expect(paged).toEqual(all);
+      }
+    });
+
     it('sorts on nested paths and on id', async () => {
       const s = ctx.store();
       const c = ctx.fresh('paging');

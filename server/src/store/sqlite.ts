@@ -14,7 +14,7 @@ import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggre
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
-  StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
+  StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline, type Projection,
   type SerializedDoc, type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
 import { searchCondition } from './sqlite-search.js';
@@ -26,7 +26,7 @@ import { SearchReads, type SearchPlan } from './sqlite-search-read.js';
 import { GroupCommit } from './sqlite-group-commit.js';
 import { SqliteTxView } from './sqlite-tx.js';
 import { Checkpointer } from './sqlite-checkpoint.js';
-import { validateBatchSize, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+import { validateBatchSize, validateFilter, validatePaging, validatePath, validatePipeline, validateProjection, validateSort } from './validate.js';
 
 export interface SqliteStoreOptions {
   /** Directory holding the database file; created when missing. Default ./data. */
@@ -51,6 +51,15 @@ export interface SqliteStoreOptions {
   readOnly?: boolean;
   /** WAL checkpoints on a thread of their own (sqlite-checkpoint.ts); default true. */
   backgroundCheckpoints?: boolean;
+}
+
+/** A projection of the id alone ({id: 1}), validated as any other. */
+function onlyIds(projection: Projection | undefined): boolean {
+  if (!projection) return false;
+  const keys = Object.keys(projection);
+  if (keys.length !== 1 || keys[0] !== 'id' || ((projection.id as unknown) !== 1 && (projection.id as unknown) !== true)) return false;
+  validateProjection(projection);
+  return true;
 }
 
 export class SqliteStore implements Store {
@@ -217,11 +226,15 @@ export class SqliteStore implements Store {
     const terms = afterTerms(o);
     const c = this.collections.get(name, false);
     if (!c || o.limit === 0) return [];
-    if (terms) return project(this.findAfter(c, o, terms), o.projection);
+    // Ids alone (a scan for what is missing elsewhere) are read from the id column: no
+    // document is read or parsed.
+    const idsOnly = onlyIds(o.projection);
+    if (terms) return idsOnly ? this.findAfter(c, o, terms, true) : project(this.findAfter(c, o, terms, false), o.projection);
     const plan = this.searchPlan(c, o);
     const page = plan && this.searchReads.pageSync(c, plan, o);
     if (page) return project(page, o.projection);
     const q = this.pageSelect(c, o, true);
+    if (idsOnly) return (this.stmt(q.sql.replace(/^SELECT doc /, 'SELECT id ')).pluck().all(...q.params) as string[]).map((id) => ({ id }) as StoredDoc);
     const rows = this.stmt(q.sql).pluck().all(...q.params) as string[];
     return project(rows.map((r) => JSON.parse(r) as StoredDoc), o.projection);
   }
@@ -247,7 +260,7 @@ export class SqliteStore implements Store {
    * at the cursor, until the page is full. The caller's filter is compiled without index use so
    * that SQLite walks that index instead of sorting every match of a filter index on each page.
    */
-  private findAfter(c: Coll, o: FindOptions, terms: Filter[]): StoredDoc[] {
+  private findAfter(c: Coll, o: FindOptions, terms: Filter[], idsOnly: boolean): StoredDoc[] {
     const order = compileSort(c.env, o.sort);
     const filter = compileFilter(c.env, o.filter, { noIndex: true });
     const out: StoredDoc[] = [];
@@ -256,8 +269,8 @@ export class SqliteStore implements Store {
       if (left === 0) break;
       const t = compileFilter(c.env, term);
       const w = this.withSearch(c, { sql: `(${filter.sql}) AND (${t.sql})`, params: [...filter.params, ...t.params] }, o.search);
-      const rows = this.stmt(`SELECT doc FROM ${c.table} WHERE ${w.sql} ORDER BY ${order} LIMIT ?`).pluck().all(...w.params, left) as string[];
-      for (const r of rows) out.push(JSON.parse(r) as StoredDoc);
+      const rows = this.stmt(`SELECT ${idsOnly ? 'id' : 'doc'} FROM ${c.table} WHERE ${w.sql} ORDER BY ${order} LIMIT ?`).pluck().all(...w.params, left) as string[];
+      for (const r of rows) out.push(idsOnly ? ({ id: r } as StoredDoc) : (JSON.parse(r) as StoredDoc));
     }
     return out;
   }

@@ -92,13 +92,6 @@ export function registerSyncHooks(hooks: WriteHooks, reg: Registry): void {
 const PAGE = 1_000;
 
 /**
- * Pending records without any job (written pending by an import, or before the outbox existed)
- * get their declaration's job, so nothing pending goes unsent or unalerted. Returns how many.
- * A page's jobs go in as one write; the event loop turns between pages (the embedded store
- * answers synchronously, and a store filled in bulk can hold hundreds of thousands of them:
- * held in one go, the first pass kept a starting server from registering its plugins).
- */
-/**
  * A record's jobs (a handful), read by the record's id alone and narrowed to its workflow here:
  * given the workflow too, the embedded store's SQLite, which keeps no statistics, may read the
  * workflow's index instead, every job the workflow ever had.
@@ -107,26 +100,50 @@ export async function recordJobs(store: Store, workflow: string, recordId: strin
   return (await store.find(SYNC_JOB, { filter: { recordId } }) as unknown as SyncJob[]).filter((j) => j.workflow === workflow);
 }
 
+/**
+ * What a pass that went through a workflow's pending records found, per store and workflow: its
+ * records and its pending ones, counted before it looked. While both counts stay the same no
+ * record was added pending behind the workflow's back (a transition writes its job with it), so
+ * the next pass need not read a million pending records again to find none without a job.
+ */
+const looked = new WeakMap<Store, Map<string, string>>();
+
+/**
+ * Pending records without any job (written pending by an import, or before the outbox existed)
+ * get their declaration's job, so nothing pending goes unsent or unalerted. Returns how many.
+ * Pages read the pending records' ids alone and their jobs by record; only records without one
+ * are read whole. A page's jobs go in as one write; the event loop turns between pages (the
+ * embedded store answers synchronously, and a store filled in bulk can hold a million of them).
+ */
 export async function adoptPending(store: Store, reg: Registry, now: Date): Promise<number> {
   const at = now.toISOString();
   let adopted = 0;
+  const seen = looked.get(store) ?? new Map<string, string>();
+  looked.set(store, seen);
   for (const { wf, minutes } of declarable(reg)) {
+    const counts = JSON.stringify([await store.count(wf.entity), await store.count(wf.entity, { 'sync.status': '' })]);
+    if (seen.get(wf.name) === counts) continue;
     let after: Doc | undefined;
     for (;;) {
-      const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, ...(after ? { after } : {}) });
+      const page = await store.find(wf.entity, { filter: { 'sync.status': '' }, sort: { id: 1 }, limit: PAGE, projection: { id: 1 }, ...(after ? { after } : {}) });
       if (page.length === 0) break;
       // By record alone, the workflow checked here, as recordJobs does.
-      const known = new Set((await store.find(SYNC_JOB, { filter: { recordId: { $in: page.map((r) => r.id) } }, projection: { recordId: 1, workflow: 1 } }))
+      const known = new Set((await store.find(SYNC_JOB, { filter: { recordId: { $in: page.map((r) => r.id) } } }))
         .filter((j) => j.workflow === wf.name).map((j) => j.recordId));
-      const jobs = page.filter((x) => !known.has(x.id)).map((r) => {
-        const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
-        return newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc;
-      });
-      adopted += await insertJobs(store, jobs);
+      const missing = page.filter((x) => !known.has(x.id)).map((x) => x.id);
+      if (missing.length) {
+        // Read whole now, still pending: one may have been sent or changed since the page was read.
+        const records = await store.find(wf.entity, { filter: { id: { $in: missing }, 'sync.status': '' } });
+        adopted += await insertJobs(store, records.map((r) => {
+          const deadline = (r.sync as Sync).deadline ?? new Date(now.getTime() + minutes * MINUTE).toISOString();
+          return newJob(reg, wf, r.id, r, '', at, deadline) as unknown as Doc;
+        }));
+      }
       if (page.length < PAGE) break;
       after = { id: page[page.length - 1].id };
       await nextTurn();
     }
+    seen.set(wf.name, counts);
   }
   return adopted;
 }

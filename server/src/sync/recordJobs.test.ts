@@ -87,4 +87,27 @@ describe('a record\'s jobs', () => {
       expect(plan).toContain('recordId');
     }
   });
+
+  it('are not looked for again while no record was written pending behind the workflow\'s back', async () => {
+    // A store that counts the reads of the records themselves (counts aside).
+    let reads = 0;
+    const counted = new Proxy(store, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'find') return (coll: string, o: unknown) => { if (coll === 'product_import') reads++; return target.find(coll, o as never); };
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const now = new Date();
+    await adoptPending(counted, reg, now);
+    expect(reads).toBeGreaterThan(0);
+    reads = 0;
+    expect(await adoptPending(counted, reg, now)).toBe(0);
+    expect(reads).toBe(0);
+    // One written pending (an import): the next pass reads the pages again and adopts it.
+    await store.insert('product_import', { id: 'imported-late', importDate: '2025-03-02', importID: 'IMP-late', deposit: 'deposit-x', status: 'Imported', sync: { status: '' }, productData: [] });
+    expect(await adoptPending(counted, reg, now)).toBe(1);
+    expect(reads).toBeGreaterThan(0);
+    expect((await recordJobs(store, 'product_import', 'imported-late')).map((j) => j.state)).toEqual(['pending']);
+  });
 });

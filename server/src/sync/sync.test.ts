@@ -236,9 +236,14 @@ describe('records made pending without a transition', () => {
       const [a, b] = await Promise.all([adoptPending(own.store, own.registry, now), adoptPending(own.store, own.registry, now)]);
       expect(a + b).toBe(n);
       expect(await own.store.count(SYNC_JOB, { workflow: 'product_import' })).toBe(n);
-      for (const d of docs.slice(0, 1_500)) await own.store.delete(SYNC_JOB, `product_import:${d.id}:declare`);
+      // Nothing new pending: the next pass adopts nothing.
+      expect(await adoptPending(own.store, own.registry, now)).toBe(0);
+      // More written pending behind the workflow's back (an import): those alone are adopted.
+      const more = docs.slice(0, 1_500).map((d) => ({ ...d, id: `more-${d.id}`, importID: `more-${d.importID}` }));
+      await own.store.insertMany('product_import', more);
       expect(await adoptPending(own.store, own.registry, now)).toBe(1_500);
-      expect(await own.store.count(SYNC_JOB, { workflow: 'product_import' })).toBe(n);
+      expect(await own.store.count(SYNC_JOB, { workflow: 'product_import' })).toBe(n + 1_500);
+      expect(await own.store.count(SYNC_JOB, { recordId: { $in: more.map((d) => d.id) } })).toBe(1_500);
     } finally {
       await own.close();
     }
