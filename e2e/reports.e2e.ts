@@ -5,7 +5,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { requireDefinitions } from '../definitions/read';
 import { REPORT_DATA, REPORT_USERS, reportsSeed, seededCount } from './harness/reportsSeed';
 import { actor, readWorkflow, startStoryServer, stateLabel, type Actor, type StoryServer } from './operationSteps';
-import { openBrowser, screenshot } from './support';
+import { openBrowser, openMenuLink, screenshot } from './support';
 
 /**
  * Issue 17's "done when", in Chromium: a manager opens a report from the catalogue, filters
@@ -79,17 +79,7 @@ const filtered = () => seededCount(seeded, ['Accepted'], FROM, TO);
 describe('the reports story', () => {
   it('the manager opens Reports from the menu: the catalogue by category, narrowed by search, opens a report with its first page and count', async () => {
     const { page } = manager;
-    const toggle = page.locator('.tm-nav > li > button[data-menu-id=reports]');
-    const link = page.locator('a[data-menu-id=reports]');
-    // The menu comes with the user's access, and the shell opens the group of the page it lands
-    // on by itself: a click read against a stale aria-expanded would close it again. Open the
-    // group until the link shows, however the two interleave.
-    await expect.poll(async () => {
-      if (await link.isVisible()) return true;
-      if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-      return link.isVisible();
-    }, { timeout: 60_000, interval: 500 }).toBe(true);
-    await link.click();
+    await openMenuLink(page, 'reports', 'reports');
     await page.waitForURL((u) => u.pathname === '/reports');
     const fr = frameOf(page);
     await fr.locator('[data-testid=report-catalogue]').waitFor({ timeout: 30_000 });

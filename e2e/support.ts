@@ -135,3 +135,19 @@ export async function disableFirstRowConfirmed(page: Page, title: string): Promi
   await first.locator('[data-testid=row-disable]').click();
   await page.locator('.p-confirm-dialog .p-confirm-dialog-accept').click();
 }
+
+/**
+ * Clicks a menu link inside its group. The menu comes with the user's access, and the shell opens
+ * the group of the page it lands on by itself: a click read against a stale aria-expanded would
+ * close it again, so the group is opened until the link shows, however the two interleave.
+ */
+export async function openMenuLink(page: Page, group: string, link: string): Promise<void> {
+  const toggle = page.locator(`.tm-nav > li > button[data-menu-id=${group}]`);
+  const target = page.locator(`a[data-menu-id=${link}]`);
+  await expect.poll(async () => {
+    if (await target.isVisible()) return true;
+    if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    return target.isVisible();
+  }, { timeout: 60_000, interval: 500 }).toBe(true);
+  await target.click();
+}

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, FrameLocator } from 'playwright-core';
 import { QUALITY_USER, traceSeed } from './harness/traceSeed';
 import { actor, startStoryServer, type Actor, type StoryServer } from './operationSteps';
-import { openBrowser, screenshot } from './support';
+import { openBrowser, openMenuLink, screenshot } from './support';
 
 /**
  * Issue 19's trace and recall, in Chromium: a quality manager searches a lot of an active
@@ -45,15 +45,7 @@ describe('trace and recall: a quality manager traces a lot of an active ingredie
     await fr.locator('[data-testid=dashboard-screen][data-dashboard=home]').waitFor({ timeout: 30_000 });
     await expect.poll(() => fr.locator('[data-testid=widget][data-state=loading]').count(), { timeout: 60_000, interval: 250 }).toBe(0);
     expect(await fr.locator('[data-testid=widget][data-state=ready]').count()).toBeGreaterThan(0);
-    // The menu's group opens with the user's access (the shell may open it itself meanwhile).
-    const toggle = page.locator('.tm-nav > li > button[data-menu-id=traceabilityPerformance]');
-    const link = page.locator('a[data-menu-id=traceability-map]');
-    await expect.poll(async () => {
-      if (await link.isVisible()) return true;
-      if ((await toggle.count()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-      return link.isVisible();
-    }, { timeout: 60_000, interval: 500 }).toBe(true);
-    await link.click();
+    await openMenuLink(page, 'traceabilityPerformance', 'traceability-map');
     await page.waitForURL((u) => u.pathname === '/traceability-map');
     await fr.locator('[data-testid=trace-screen][data-view=map]').waitFor({ timeout: 30_000 });
     await fr.locator('[data-testid=trace-idle]').waitFor();
