@@ -7,13 +7,15 @@ import react from '@vitejs/plugin-react';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const engineSrc = fileURLToPath(new URL('../engine/src/', import.meta.url));
+/** The engine is plain functions: modules a web build does not call are dropped whole. */
+export const engineTreeshake = { moduleSideEffects: (id: string) => !id.startsWith(engineSrc) };
 
 /**
  * Writes .br and .gz beside every text asset of the build, so a static server that serves
  * precompressed files (@fastify/static `preCompressed: true`) sends them without work.
+ * The mobile app (web/mobile/vite.config.ts) uses it on its own output, web/dist/m.
  */
-function precompress(): Plugin {
-  const outDir = join(webRoot, 'dist');
+export function precompress(outDir = join(webRoot, 'dist')): Plugin {
   const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? walk(p) : [p];
@@ -48,8 +50,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 900,
     rollupOptions: {
-      // The engine is plain functions: modules the web does not call are dropped whole.
-      treeshake: { moduleSideEffects: (id: string) => !id.startsWith(engineSrc) },
+      treeshake: engineTreeshake,
     },
   },
   server: {

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ApiError } from '../apiError';
 
-/** Serves the built web app; any non-API path falls back to index.html for the client router. */
+/** The mobile app's path (web/dist/m, issue 20): its own index.html, service worker and manifest. */
+export const MOBILE_PREFIX = '/m/';
+
+/**
+ * Serves the built web app; any non-API path falls back to index.html for the client router,
+ * and any path under /m/ to the mobile app's m/index.html (its service worker, m/sw.js, is a
+ * listed file served with no-cache like every unhashed file, so an update is seen at once).
+ */
 export async function webRoutes(app: FastifyInstance, opts: { dist: string }): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
@@ -21,7 +28,10 @@ export async function webRoutes(app: FastifyInstance, opts: { dist: string }): P
       if (request.url.startsWith('/api/')) {
         throw new ApiError('ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0].slice(0, 200) });
       }
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', opts.dist);
+      const path = request.url.split('?')[0];
+      if (path === '/m') return reply.redirect(MOBILE_PREFIX, 301);
+      const index = path.startsWith(MOBILE_PREFIX) ? 'm/index.html' : 'index.html';
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile(index, opts.dist);
     });
   });
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { actionsFor, coerce, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, recordTitle, requiredFields } from './definitions';
+import { DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
+import type { QueuedAction } from './types';
+
+const queued = (over: Partial<QueuedAction>): QueuedAction => ({
+  seq: 1, feature: QC.id, workflow: 'ibc', recordId: 'r1', kind: 'transition', transition: 'startQC', at: '', offline: false, user: 'u', group: null, status: 'pending', ...over,
+});
+
+describe('actionsFor: the actions a record\'s state offers', () => {
+  it('offers the feature\'s actions whose transition may start from the state, in the definition\'s order, labelled in the language', () => {
+    expect(actionsFor(QC, 'returned', 'en').map((a) => a.transition)).toEqual(['startQC']);
+    expect(actionsFor(QC, 'in_qc', 'es').map((a) => [a.transition, a.label, a.to])).toEqual([
+      ['passQC', 'Aprobar control', 'in_stock_empty'], ['block', 'Bloquear', 'blocked'],
+    ]);
+    expect(actionsFor(QC, 'in_qc', 'en')[1]).toMatchObject({ fields: ['qcDate', 'qcResult'], comment: 'required' });
+  });
+
+  it('offers nothing for a state no transition starts from, for no state, or for a transition the definition lacks', () => {
+    expect(actionsFor(QC, 'disposed', 'en')).toEqual([]);
+    expect(actionsFor(QC, null, 'en')).toEqual([]);
+    expect(actionsFor({ ...QC, actions: [{ transition: 'fly', fields: [] }] }, 'in_qc', 'en')).toEqual([]);
+  });
+
+  it('keeps a transition without a target state (it stays)', () => {
+    expect(actionsFor(MAP_LOCATION, 'at_customer', 'fr')).toEqual([{ transition: 'mapLocation', label: 'Localiser', fields: ['location.lat', 'location.lng'], to: null, comment: 'optional' }]);
+  });
+});
+
+describe('effectiveState: the queue laid over the kept record', () => {
+  const rec = { id: 'r1', state: 'returned' };
+  it('takes a pending transition\'s target, ignores a rejected one, and a verdict newer than the copy', () => {
+    expect(effectiveState(rec, [queued({})], QC, 0)).toBe('in_qc');
+    expect(effectiveState(rec, [queued({ status: 'rejected' })], QC, 0)).toBe('returned');
+    expect(effectiveState(rec, [queued({ status: 'applied', record: { id: 'r1', state: 'in_qc' }, doneAt: 10 })], QC, 5)).toBe('in_qc');
+    // A list read after the verdict is the server's word.
+    expect(effectiveState({ id: 'r1', state: 'blocked' }, [queued({ status: 'applied', record: { id: 'r1', state: 'in_qc' }, doneAt: 10 })], QC, 20)).toBe('blocked');
+    expect(effectiveState(rec, [queued({ recordId: 'other' })], QC, 0)).toBe('returned');
+  });
+
+  it('chains pending actions in order, and keeps the state for a transition that stays', () => {
+    const two = [queued({}), queued({ seq: 2, transition: 'passQC' })];
+    expect(effectiveState(rec, two, QC, 0)).toBe('in_stock_empty');
+    expect(effectiveState({ id: 'r1', state: 'at_customer' }, [queued({ feature: MAP_LOCATION.id, transition: 'mapLocation' })], MAP_LOCATION, 0)).toBe('at_customer');
+  });
+
+  it('gives a record created on the device the feature\'s initial state', () => {
+    expect(effectiveState({ id: 'n1', state: null }, [queued({ recordId: 'n1', kind: 'create', transition: undefined })], DISTRIBUTOR, 0)).toBe('draft');
+  });
+});
+
+describe('fields', () => {
+  it('finds a field by name or dotted path, and its input by schema', () => {
+    expect(inputKind(fieldSchema(QC, 'qcDate'))).toBe('date');
+    expect(inputKind(fieldSchema(QC, 'qcResult'))).toBe('select');
+    expect(inputKind(fieldSchema(QC, 'inspection'))).toBe('boolean');
+    expect(inputKind(fieldSchema(MAP_LOCATION, 'location.lat'))).toBe('number');
+    expect(inputKind(fieldSchema(DISTRIBUTOR, 'destination'))).toBe('reference');
+    expect(inputKind(fieldSchema(DISTRIBUTOR, 'quantity'))).toBe('integer');
+    expect(inputKind({ type: 'string' }, 'nfcTagNumber')).toBe('nfc');
+    expect(inputKind(fieldSchema(QC, 'unknown'))).toBe('text');
+    expect(fieldLabel(MAP_LOCATION, 'location.lng', 'es')).toBe('Longitud');
+    expect(fieldLabel(QC, 'no.such', 'en')).toBe('such');
+  });
+
+  it('knows the required ones (top-level or nested) and the latitude/longitude pair', () => {
+    expect(requiredFields(QC, ['qcDate', 'qcResult'])).toEqual(['qcDate']);
+    expect(requiredFields(MAP_LOCATION, ['location.lat', 'location.lng'])).toEqual(['location.lat', 'location.lng']);
+    expect(geoFields(['location.lat', 'location.lng'])).toEqual({ lat: 'location.lat', lng: 'location.lng' });
+    expect(geoFields(['qcDate'])).toBeNull();
+  });
+
+  it('types what was typed and shapes it like the record', () => {
+    expect(coerce({ type: 'number' }, '12,5')).toBe(12.5);
+    expect(coerce({ type: 'integer' }, '3')).toBe(3);
+    expect(coerce({ type: 'string' }, '  ')).toBeUndefined();
+    expect(coerce({ enum: [1, 3] }, '3')).toBe(3);
+    expect(coerce({ type: 'boolean' }, true)).toBe(true);
+    expect(nestFields({ 'location.lat': -34.6, 'location.lng': -58.4, qcDate: '2026-01-02', skip: undefined })).toEqual({ location: { lat: -34.6, lng: -58.4 }, qcDate: '2026-01-02' });
+  });
+
+  it('titles a record by the list definition, else its serial or id', () => {
+    expect(recordTitle(QC, { id: 'r1', serial_number: 'IBC-1', material_type: 'HDPE' })).toEqual({ title: 'IBC-1', subtitle: 'HDPE' });
+    expect(recordTitle(MAP_LOCATION, { id: 'r2', serial_number: 'IBC-2' }).title).toBe('IBC-2');
+    expect(recordTitle(DISTRIBUTOR, { id: 'r3' }).title).toBe('r3');
+  });
+});

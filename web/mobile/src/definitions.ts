@@ -1,0 +1,148 @@
+/**
+ * What the generic feature screen reads from a feature definition (GET /api/v3/mobile/app):
+ * the actions offered for a record's state, the input each field gets, the record's title.
+ * Pure functions, no React: the screen stays a thin renderer (DESIGN: like TanStack Table).
+ */
+import { localize } from '../../../engine/src/index';
+import type { FeatureDef, FieldSchema, Lang, MobileRecord, QueuedAction } from './types';
+
+export interface OfferedAction {
+  transition: string;
+  label: string;
+  fields: string[];
+  to: string | null;
+  comment: 'none' | 'optional' | 'required';
+}
+
+/** The feature's actions whose transition may start from `state`, in the definition's order. */
+export function actionsFor(feature: FeatureDef, state: string | null | undefined, lang: Lang): OfferedAction[] {
+  if (!state) return [];
+  return feature.actions.flatMap((a) => {
+    const t = feature.transitions[a.transition];
+    if (!t || !t.from.includes(state)) return [];
+    return [{ transition: a.transition, label: localize(t.label, lang) || a.transition, fields: a.fields, to: t.to ?? null, comment: a.comment ?? 'optional' }];
+  });
+}
+
+/** A field's schema by name: a property of that exact name, else a dotted path into nested objects. */
+export function fieldSchema(feature: FeatureDef, name: string): FieldSchema {
+  const props = feature.fields.properties ?? {};
+  if (props[name]) return props[name];
+  let s: FieldSchema | undefined = feature.fields;
+  for (const part of name.split('.')) s = s?.properties?.[part];
+  return s ?? {};
+}
+
+export type InputKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'select' | 'reference' | 'nfc' | 'textarea';
+
+/** The input a field gets, chosen by its schema (JSON Forms' testers): enum, reference, type, format. */
+export function inputKind(schema: FieldSchema, name = ''): InputKind {
+  if (schema.enum?.length) return 'select';
+  if (schema['x-ref']) return 'reference';
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'boolean') return 'boolean';
+  if (type === 'integer') return 'integer';
+  if (type === 'number') return 'number';
+  if (schema.format === 'date') return 'date';
+  if (schema.format === 'date-time') return 'datetime';
+  if (schema.format === 'nfc' || /nfc/i.test(name)) return 'nfc';
+  if (schema.format === 'textarea') return 'textarea';
+  return 'text';
+}
+
+/** The field's label in the language; the last part of its name when the schema has no title. */
+export function fieldLabel(feature: FeatureDef, name: string, lang: Lang): string {
+  return localize(fieldSchema(feature, name).title, lang) || name.split('.').pop()!;
+}
+
+/** The latitude and longitude fields of an action (last path part lat/latitude, lng/lon/longitude), when it has both. */
+export function geoFields(fields: string[]): { lat: string; lng: string } | null {
+  const last = (f: string) => f.split('.').pop()!.toLowerCase();
+  const lat = fields.find((f) => ['lat', 'latitude'].includes(last(f)));
+  const lng = fields.find((f) => ['lng', 'lon', 'longitude'].includes(last(f)));
+  return lat && lng ? { lat, lng } : null;
+}
+
+/** The names among `fields` the schema requires (top-level `required`, or a nested object's). */
+export function requiredFields(feature: FeatureDef, fields: string[]): string[] {
+  return fields.filter((name) => {
+    if (feature.fields.required?.includes(name)) return true;
+    const parts = name.split('.');
+    let s: FieldSchema | undefined = feature.fields;
+    for (const p of parts.slice(0, -1)) s = s?.properties?.[p];
+    return parts.length > 1 && !!s?.required?.includes(parts[parts.length - 1]);
+  });
+}
+
+/** A form's typed text turned into the value its schema wants; '' is no value. */
+export function coerce(schema: FieldSchema, raw: string | boolean): unknown {
+  if (typeof raw === 'boolean') return raw;
+  if (raw.trim() === '') return undefined;
+  const kind = inputKind(schema);
+  if (kind === 'number' || kind === 'integer') {
+    const n = Number(raw.replace(',', '.'));
+    return Number.isFinite(n) ? n : raw;
+  }
+  if (kind === 'select' && schema.enum?.some((e) => typeof e === 'number')) {
+    const n = Number(raw);
+    return schema.enum.includes(n) ? n : raw;
+  }
+  return raw;
+}
+
+/** Values by dotted name turned into an object shaped like the record (`{location: {lat, lng}}`), blanks left out. */
+export function nestFields(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const parts = name.split('.');
+    let target = out;
+    for (const p of parts.slice(0, -1)) target = (target[p] ??= {}) as Record<string, unknown>;
+    target[parts[parts.length - 1]] = value;
+  }
+  return out;
+}
+
+/** A value at a dotted path of a record. */
+export function valueAt(record: Record<string, unknown>, path: string): unknown {
+  let v: unknown = record;
+  for (const p of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  return v;
+}
+
+function shown(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** The record's title and subtitle from the feature's list definition (the id when it has none). */
+export function recordTitle(feature: FeatureDef, record: MobileRecord): { title: string; subtitle: string } {
+  const title = feature.list ? shown(valueAt(record, feature.list.title)) : '';
+  const subtitle = (feature.list?.subtitle ?? []).map((f) => shown(valueAt(record, f))).filter(Boolean).join(' · ');
+  return { title: title || shown(record.serial_number) || record.id, subtitle };
+}
+
+/** A state's label: the definition's when it has one, else the id. */
+export function stateLabel(feature: FeatureDef, state: string | null | undefined, lang: Lang): string {
+  if (!state) return '';
+  return localize(feature.states?.[state], lang) || state;
+}
+
+/**
+ * The record as the device believes it now: the cached copy (read at `fetchedAt`) with the
+ * queue's actions on it laid over in order — a verdict newer than the copy gives the server's
+ * state, a pending transition its target state; a rejected action changes nothing. The
+ * server's answer wins as soon as the list is read again.
+ */
+export function effectiveState(record: MobileRecord, actions: QueuedAction[], feature: FeatureDef, fetchedAt: number): string | null {
+  let state = record.state ?? null;
+  for (const a of actions) {
+    if (a.recordId !== record.id) continue;
+    if (a.status === 'applied' && a.record && (a.doneAt ?? 0) > fetchedAt) state = a.record.state;
+    else if (a.status === 'pending') {
+      if (a.kind === 'create') state = feature.initial ?? state;
+      else state = feature.transitions[a.transition!]?.to ?? state;
+    }
+  }
+  return state;
+}

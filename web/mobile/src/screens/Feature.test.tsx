@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import 'fake-indexeddb/auto';
+import { act } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createI18n } from '../../../src/i18n/i18n';
+import { mountRoot } from '../../../src/masterdata/domTesting';
+import { openMobileDb } from '../db';
+import { STRINGS } from '../i18n/strings';
+import { Mobile, MobileContext } from '../services';
+import { QC } from '../testing/features';
+import type { ActionPayload } from '../types';
+import { Feature } from './Feature';
+
+/** A tiny fake of the server: the QC list and POST /api/v3/mobile/actions (applies everything). */
+function fakeServer() {
+  const sent: ActionPayload[] = [];
+  const fetchFn = async (url: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(url);
+    let body: unknown = {};
+    if (path.startsWith('/api/v3/operations/ibc?')) {
+      body = { data: [{ id: 'r1', serial_number: 'IBC-1', status: 'returned' }, { id: 'r2', serial_number: 'IBC-2', status: 'in_qc' }] };
+    } else if (path === '/api/v3/mobile/actions' && init?.method === 'POST') {
+      const { actions } = JSON.parse(String(init.body)) as { actions: ActionPayload[] };
+      sent.push(...actions);
+      body = { results: actions.map((a) => ({ seq: a.seq, status: 'applied', record: { id: a.recordId, state: QC.transitions[a.transition!].to } })) };
+    }
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetchFn: fetchFn as typeof fetch, sent };
+}
+
+let mounted: ReturnType<typeof mountRoot> | null = null;
+afterEach(() => {
+  mounted?.unmount();
+  mounted = null;
+});
+
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await act(() => new Promise((r) => setTimeout(r, 5)));
+};
+const buttons = (root: HTMLElement, sel = '[data-testid=record-card] .actions button') => [...root.querySelectorAll(sel)].map((b) => b.textContent);
+
+describe('the generic feature screen', () => {
+  it('offers the actions of the chosen record\'s state, queues one, and shows the state it leads to', async () => {
+    localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email: 'qc@x', user: { id: 'u1' } }));
+    const server = fakeServer();
+    const m = new Mobile(await openMobileDb('feature-test'), 'en', window, server.fetchFn);
+    const i18n = await createI18n(STRINGS, 'en');
+    mounted = mountRoot();
+    mounted.render(
+      <I18nextProvider i18n={i18n}><MobileContext.Provider value={m}><Feature feature={QC} /></MobileContext.Provider></I18nextProvider>,
+    );
+    await settle();
+    const root = mounted.container;
+    expect(root.querySelector('h2')?.textContent).toBe('Perform QC');
+    expect(root.querySelector('input[name=serial]')).not.toBeNull();
+    const rows = [...root.querySelectorAll<HTMLButtonElement>('[data-testid=record-list] button')];
+    expect(rows.map((r) => r.querySelector('.record-title')?.textContent)).toEqual(['IBC-1', 'IBC-2']);
+
+    await act(async () => rows[1].click());
+    expect(buttons(root)).toEqual(['Pass QC', 'Block']);
+    await act(async () => rows[0].click());
+    expect(buttons(root)).toEqual(['Start QC']);
+
+    await act(async () => root.querySelector<HTMLButtonElement>('[data-testid=action-startQC]')!.click());
+    const form = root.querySelector<HTMLFormElement>('[data-testid=action-form]')!;
+    expect(form.querySelector('h3')?.textContent).toBe('Start QC · IBC-1');
+    await act(async () => form.querySelector<HTMLButtonElement>('button[type=submit]')!.click());
+    await settle();
+
+    expect(server.sent).toMatchObject([{ seq: 1, feature: QC.id, workflow: 'ibc', recordId: 'r1', kind: 'transition', transition: 'startQC', fields: {}, offline: false }]);
+    expect((await m.queue.all())[0]).toMatchObject({ status: 'applied', record: { id: 'r1', state: 'in_qc' } });
+    // The verdict is newer than the kept list: the record is now in QC and offers QC's actions.
+    expect(buttons(root)).toEqual(['Pass QC', 'Block']);
+  });
+});

@@ -1,0 +1,61 @@
+import type { FeatureDef } from '../types';
+
+/** Feature definitions shaped like GET /api/v3/mobile/app's, for tests (a tiny fake of the server's). */
+export const QC: FeatureDef = {
+  id: 'ibc.performqc', key: 'ibc.mobile.performqc', icon: 'qc', workflow: 'ibc', scan: 'ibc',
+  label: { en: 'Perform QC', es: 'Realizar control de calidad', fr: 'Effectuer le contrôle qualité' },
+  hint: { en: 'Scan a returned IBC', es: 'Escanee un IBC devuelto', fr: 'Scannez un IBC retourné' },
+  list: { states: ['returned', 'in_qc'], title: 'serial_number', subtitle: ['material_type'] },
+  actions: [
+    { transition: 'startQC', fields: [] },
+    { transition: 'passQC', fields: ['qcDate', 'qcResult', 'inspection'] },
+    { transition: 'block', fields: ['qcDate', 'qcResult'], comment: 'required' },
+  ],
+  fields: {
+    type: 'object',
+    required: ['qcDate'],
+    properties: {
+      qcDate: { type: 'string', format: 'date', title: { en: 'QC date', es: 'Fecha de control', fr: 'Date du contrôle' } },
+      qcResult: { type: 'string', enum: ['ok', 'damaged'], title: { en: 'Result', es: 'Resultado', fr: 'Résultat' } },
+      inspection: { type: 'boolean', title: { en: 'Inspection', es: 'Inspección', fr: 'Inspection' } },
+    },
+  },
+  transitions: {
+    startQC: { label: { en: 'Start QC', es: 'Iniciar control', fr: 'Commencer le contrôle' }, from: ['returned', 'in_stock_empty'], to: 'in_qc' },
+    passQC: { label: { en: 'Pass QC', es: 'Aprobar control', fr: 'Valider le contrôle' }, from: ['in_qc', 'quarantine'], to: 'in_stock_empty' },
+    block: { label: { en: 'Block', es: 'Bloquear', fr: 'Bloquer' }, from: ['in_qc', 'quarantine'], to: 'blocked' },
+  },
+};
+
+export const MAP_LOCATION: FeatureDef = {
+  id: 'ibc.maplocation', key: 'ibc.mobile.maplocation', icon: 'map', workflow: 'ibc', scan: 'ibc',
+  label: { en: 'Map Location', es: 'Ubicación en el mapa', fr: 'Emplacement sur la carte' },
+  actions: [{ transition: 'mapLocation', fields: ['location.lat', 'location.lng'] }],
+  fields: {
+    type: 'object',
+    properties: {
+      location: {
+        type: 'object', required: ['lat', 'lng'],
+        properties: { lat: { type: 'number', title: { en: 'Latitude', es: 'Latitud', fr: 'Latitude' } }, lng: { type: 'number', title: { en: 'Longitude', es: 'Longitud', fr: 'Longitude' } } },
+      },
+    },
+  },
+  transitions: { mapLocation: { label: { en: 'Map location', es: 'Ubicar', fr: 'Localiser' }, from: ['in_stock_empty', 'at_customer'] } },
+};
+
+export const DISTRIBUTOR: FeatureDef = {
+  id: 'ibc.distributordelivery', key: 'ibc.mobile.distributordelivery', icon: 'distributor', workflow: 'ibc_delivery',
+  label: { en: 'IBC Delivery - Distributor', es: 'Entrega de IBC - Distribuidor', fr: 'Livraison d\'IBC - Distributeur' },
+  list: { states: ['draft', 'confirmed'], title: 'deliveryNumber' },
+  create: { fields: ['destination', 'quantity'] },
+  initial: 'draft',
+  actions: [{ transition: 'cancel', fields: [] }],
+  fields: {
+    type: 'object',
+    properties: {
+      destination: { type: 'string', 'x-ref': 'company_division', title: { en: 'Destination', es: 'Destino', fr: 'Destination' } },
+      quantity: { type: 'integer', minimum: 1, title: { en: 'Quantity', es: 'Cantidad', fr: 'Quantité' } },
+    },
+  },
+  transitions: { cancel: { label: { en: 'Cancel', es: 'Anular', fr: 'Annuler' }, from: ['draft', 'confirmed'], to: 'cancelled' } },
+};

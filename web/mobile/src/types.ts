@@ -1,0 +1,115 @@
+import type { Lang, LocalText } from '../../../engine/src/index';
+
+export type { Lang };
+
+/** One field of a feature's `fields` JSON Schema (only what the app reads). */
+export interface FieldSchema {
+  type?: string | string[];
+  title?: LocalText | string;
+  description?: LocalText | string;
+  enum?: (string | number)[];
+  /** Labels of the enum values, in their order (optional). */
+  'x-enumLabels'?: (LocalText | string)[];
+  format?: string;
+  /** The entity a reference points to (a picker over its master data). */
+  'x-ref'?: string;
+  properties?: Record<string, FieldSchema>;
+  required?: string[];
+  minimum?: number;
+  maximum?: number;
+}
+
+export type FeatureIcon =
+  | 'nfc' | 'return' | 'qc' | 'inventory' | 'batch' | 'truck' | 'reception' | 'outbound' | 'request'
+  | 'distributor' | 'transfer' | 'map' | 'transporter' | 'bulk' | 'bulkReception';
+
+export interface FeatureAction {
+  transition: string;
+  fields: string[];
+  comment?: 'none' | 'optional' | 'required';
+}
+
+export interface TransitionDef {
+  label: LocalText | string;
+  from: string[];
+  to?: string | null;
+}
+
+/** A mobile feature as GET /api/v3/mobile/app sends it: the screen is generated from it. */
+export interface FeatureDef {
+  id: string;
+  key: string;
+  label: LocalText | string;
+  hint?: LocalText | string;
+  icon: FeatureIcon;
+  workflow: string;
+  scan?: 'ibc';
+  list?: { states: string[]; title: string; subtitle?: string[]; source?: 'operations' | 'stock' };
+  create?: { fields: string[] };
+  actions: FeatureAction[];
+  fields: FieldSchema;
+  transitions: Record<string, TransitionDef>;
+  /** The state a record created here starts in, when the server says (lets offline creates be acted on). */
+  initial?: string;
+  /** State labels, when the server sends them. */
+  states?: Record<string, LocalText | string>;
+}
+
+export interface MobileApp {
+  appVersion: string;
+  termsVersion: number;
+  termsAccepted: number | null;
+  lang?: string;
+  features: FeatureDef[];
+}
+
+/** A record as the app holds it: the server's fields plus its id and state. */
+export interface MobileRecord {
+  id: string;
+  state?: string | null;
+  [field: string]: unknown;
+}
+
+export interface ActionError {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+/** One action as POST /api/v3/mobile/actions takes it. */
+export interface ActionPayload {
+  seq: number;
+  feature: string;
+  workflow: string;
+  recordId: string;
+  kind: 'create' | 'transition';
+  transition?: string;
+  fields?: Record<string, unknown>;
+  comment?: string;
+  at: string;
+  offline: boolean;
+}
+
+export interface ActionResult {
+  seq: number;
+  status: 'applied' | 'rejected';
+  record?: { id: string; state: string };
+  error?: ActionError;
+}
+
+export type ActionStatus = 'pending' | 'applied' | 'rejected';
+
+/** An action in the on-device queue: the payload, who made it, and the server's verdict once known. */
+export interface QueuedAction extends ActionPayload {
+  /** The signed-in user who made it: only their session sends it. */
+  user: string;
+  /** The warehouse group selected when it was made (sent as x-warehouse-group). */
+  group: string | null;
+  status: ActionStatus;
+  /** What the list shows: the record's title when it was made. */
+  title?: string;
+  record?: { id: string; state: string };
+  error?: ActionError;
+  /** When the verdict arrived (ms). */
+  doneAt?: number;
+}
