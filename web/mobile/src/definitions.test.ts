@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, coerce, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, recordTitle, requiredFields } from './definitions';
+import { actionsFor, coerce, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
 import { DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
 import type { QueuedAction } from './types';
 
@@ -23,7 +23,7 @@ describe('actionsFor: the actions a record\'s state offers', () => {
   });
 
   it('keeps a transition without a target state (it stays)', () => {
-    expect(actionsFor(MAP_LOCATION, 'at_customer', 'fr')).toEqual([{ transition: 'mapLocation', label: 'Localiser', fields: ['location.lat', 'location.lng'], to: null, comment: 'optional' }]);
+    expect(actionsFor(MAP_LOCATION, 'at_customer', 'fr')).toEqual([{ transition: 'mapLocation', label: 'Localiser', fields: ['location.lat', 'location.lng'], to: null, comment: 'optional', required: [] }]);
   });
 });
 
@@ -83,5 +83,33 @@ describe('fields', () => {
     expect(recordTitle(QC, { id: 'r1', serial_number: 'IBC-1', material_type: 'HDPE' })).toEqual({ title: 'IBC-1', subtitle: 'HDPE' });
     expect(recordTitle(MAP_LOCATION, { id: 'r2', serial_number: 'IBC-2' }).title).toBe('IBC-2');
     expect(recordTitle(DISTRIBUTOR, { id: 'r3' }).title).toBe('r3');
+  });
+});
+
+describe('normaliseFeature: the server\'s shapes', () => {
+  it('takes transitions as a list, actions without fields, `source` beside `list`, and the transition\'s required fields and comment rule', () => {
+    const f = normaliseFeature({
+      id: 'performQc', key: 'ibc.mobile.performqc', icon: 'qc', workflow: 'ibc', scan: 'ibc', label: 'Perform QC',
+      list: { states: ['returned'], title: 'serial_number' },
+      actions: [{ transition: 'startQC' }, { transition: 'passQC', fields: ['qcDate'] }],
+      transitions: [
+        { transition: 'startQC', label: 'Start QC', from: ['returned'], to: 'in_qc', fields: [], required: [], comment: 'none' },
+        { transition: 'passQC', label: 'Pass QC', from: ['in_qc'], to: 'in_stock_empty', fields: ['qcDate'], required: ['qcDate'], comment: 'optional' },
+      ],
+    });
+    expect(f.actions).toEqual([{ transition: 'startQC', fields: [], comment: 'none' }, { transition: 'passQC', fields: ['qcDate'], comment: 'optional' }]);
+    expect(actionsFor(f, 'in_qc', 'en')).toEqual([{ transition: 'passQC', label: 'Pass QC', fields: ['qcDate'], to: 'in_stock_empty', comment: 'optional', required: ['qcDate'] }]);
+    expect(requiredFields(f, ['qcDate'], ['qcDate'])).toEqual(['qcDate']);
+    const stock = normaliseFeature({ id: 'out', key: 'ibc.mobile.productinventory', icon: 'outbound', workflow: '', label: 'Out', source: 'stock', list: { title: 'material' } });
+    expect(stock.list).toEqual({ title: 'material', states: [], source: 'stock' });
+    expect(stock.actions).toEqual([]);
+  });
+
+  it('reads the state from the workflow\'s field', () => {
+    expect(stateOf({ status: 'in_qc', state: 1 })).toBe('in_qc');
+    expect(stateOf({ deliveryStatus: 'Draft' })).toBe('Draft');
+    expect(stateOf({ ibcStatus: 'Prepared' })).toBe('Prepared');
+    expect(stateOf({ x: { y: 'z' } }, 'x.y')).toBe('z');
+    expect(stateOf({})).toBeNull();
   });
 });

@@ -4,7 +4,30 @@
  * Pure functions, no React: the screen stays a thin renderer (DESIGN: like TanStack Table).
  */
 import { localize } from '../../../engine/src/index';
-import type { FeatureDef, FieldSchema, Lang, MobileRecord, QueuedAction } from './types';
+import type { FeatureDef, FieldSchema, Lang, MobileRecord, QueuedAction, TransitionDef } from './types';
+
+/** A feature as the server may send it: transitions as a list, action fields omitted, `source` beside `list`. */
+export type RawFeature = Omit<FeatureDef, 'transitions' | 'actions' | 'list' | 'fields'> & {
+  transitions?: FeatureDef['transitions'] | (TransitionDef & { transition: string; fields?: string[] })[];
+  actions?: (Omit<FeatureDef['actions'][number], 'fields'> & { fields?: string[] })[];
+  list?: Omit<NonNullable<FeatureDef['list']>, 'states'> & { states?: string[] };
+  source?: 'operations' | 'stock';
+  fields?: FieldSchema;
+};
+
+/**
+ * The feature in the one shape the screen reads: transitions by id (the server may send a list of
+ * `{transition, label, from, to, required, comment}`), every action with its fields (none when
+ * omitted) and its transition's comment rule, the list's states (none: all) and source.
+ */
+export function normaliseFeature(raw: RawFeature): FeatureDef {
+  const transitions: Record<string, TransitionDef> = Array.isArray(raw.transitions)
+    ? Object.fromEntries(raw.transitions.map(({ transition, fields: _fields, ...t }) => [transition, t]))
+    : raw.transitions ?? {};
+  const actions = (raw.actions ?? []).map((a) => ({ ...a, fields: a.fields ?? [], comment: a.comment ?? transitions[a.transition]?.comment }));
+  const list = raw.list ? { ...raw.list, states: raw.list.states ?? [], source: raw.list.source ?? raw.source } : undefined;
+  return { ...raw, fields: raw.fields ?? { type: 'object', properties: {} }, transitions, actions, list };
+}
 
 export interface OfferedAction {
   transition: string;
@@ -12,6 +35,8 @@ export interface OfferedAction {
   fields: string[];
   to: string | null;
   comment: 'none' | 'optional' | 'required';
+  /** Fields the transition requires. */
+  required: string[];
 }
 
 /** The feature's actions whose transition may start from `state`, in the definition's order. */
@@ -20,7 +45,7 @@ export function actionsFor(feature: FeatureDef, state: string | null | undefined
   return feature.actions.flatMap((a) => {
     const t = feature.transitions[a.transition];
     if (!t || !t.from.includes(state)) return [];
-    return [{ transition: a.transition, label: localize(t.label, lang) || a.transition, fields: a.fields, to: t.to ?? null, comment: a.comment ?? 'optional' }];
+    return [{ transition: a.transition, label: localize(t.label, lang) || a.transition, fields: a.fields, to: t.to ?? null, comment: a.comment ?? t.comment ?? 'optional', required: t.required ?? [] }];
   });
 }
 
@@ -63,10 +88,10 @@ export function geoFields(fields: string[]): { lat: string; lng: string } | null
   return lat && lng ? { lat, lng } : null;
 }
 
-/** The names among `fields` the schema requires (top-level `required`, or a nested object's). */
-export function requiredFields(feature: FeatureDef, fields: string[]): string[] {
+/** The names among `fields` the transition or the schema requires (top-level `required`, or a nested object's). */
+export function requiredFields(feature: FeatureDef, fields: string[], required: string[] = []): string[] {
   return fields.filter((name) => {
-    if (feature.fields.required?.includes(name)) return true;
+    if (required.includes(name) || feature.fields.required?.includes(name)) return true;
     const parts = name.split('.');
     let s: FieldSchema | undefined = feature.fields;
     for (const p of parts.slice(0, -1)) s = s?.properties?.[p];
@@ -101,6 +126,20 @@ export function nestFields(values: Record<string, unknown>): Record<string, unkn
     target[parts[parts.length - 1]] = value;
   }
   return out;
+}
+
+/** Whether a scanned IBC is itself the feature's record (the ibc workflow's records are the IBCs). */
+export function scanFindsRecord(feature: FeatureDef): boolean {
+  return feature.workflow === 'ibc';
+}
+
+/** The record's workflow state, under whichever field the workflow keeps it. */
+export function stateOf(record: Record<string, unknown>, stateField?: string): string | null {
+  for (const f of stateField ? [stateField] : ['status', 'deliveryStatus', 'ibcStatus']) {
+    const v = valueAt(record, f);
+    if (typeof v === 'string') return v;
+  }
+  return typeof record.state === 'string' ? record.state : null;
 }
 
 /** A value at a dotted path of a record. */

@@ -7,6 +7,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { ApiRequestError, MobileApi } from './api';
 import { Cache, type MobileDb } from './db';
+import { normaliseFeature, stateOf, type RawFeature } from './definitions';
 import { ActionQueue, backoff, type NewAction } from './queue';
 import type { FeatureDef, Lang, MobileApp, MobileRecord, QueuedAction } from './types';
 
@@ -189,7 +190,7 @@ export class Mobile {
   /** GET /api/v3/mobile/app, kept for offline use; offline, the kept copy (null when there is none). */
   async loadApp(): Promise<{ app: MobileApp | null; at: number | null; error: string | null }> {
     try {
-      const app = await this.api.app();
+      const app = normaliseApp(await this.api.app());
       const c = await this.cache.set(`u:app`, app);
       return { app, at: c.at, error: null };
     } catch (e) {
@@ -221,7 +222,7 @@ export class Mobile {
     if (fresh && this.online && feature.list) {
       try {
         const data = feature.list.source === 'stock' ? await this.api.stock() : await this.api.list(feature.workflow, feature.list.states);
-        const c = await this.cache.set(key, data.map(withState));
+        const c = await this.cache.set(key, data.map((r, i) => withState(r, i, feature)));
         return { records: c.data, at: c.at, fromCache: false };
       } catch (e) {
         if (!(e instanceof ApiRequestError) || e.status !== 0) throw e;
@@ -349,11 +350,14 @@ export class Mobile {
   }
 }
 
-/** The state field of a record, whatever its workflow calls it, as `state`. */
-function withState(r: MobileRecord): MobileRecord {
-  if (typeof r.state === 'string') return r;
-  const state = r.status ?? r.deliveryStatus ?? r.state;
-  return { ...r, state: typeof state === 'string' ? state : null };
+/** A record with its workflow state as `state` (whatever field the workflow keeps it in) and an id (a stock row has none: its position). */
+function withState(r: MobileRecord, i = 0, feature?: FeatureDef): MobileRecord {
+  return { ...r, id: r.id ?? `row-${i}`, state: stateOf(r, feature?.stateField) };
+}
+
+/** The app's answer with every feature in the one shape the screens read. */
+function normaliseApp(app: MobileApp): MobileApp {
+  return { ...app, features: (app.features ?? []).map((f) => normaliseFeature(f as RawFeature)) };
 }
 
 export const MobileContext = createContext<Mobile | null>(null);

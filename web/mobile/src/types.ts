@@ -33,6 +33,9 @@ export interface TransitionDef {
   label: LocalText | string;
   from: string[];
   to?: string | null;
+  /** Fields the transition requires (beyond the schema's `required`). */
+  required?: string[];
+  comment?: 'none' | 'optional' | 'required';
 }
 
 /** A mobile feature as GET /api/v3/mobile/app sends it: the screen is generated from it. */
@@ -53,6 +56,8 @@ export interface FeatureDef {
   initial?: string;
   /** State labels, when the server sends them. */
   states?: Record<string, LocalText | string>;
+  /** The record field holding the workflow's state, when the server says (else status, deliveryStatus, ibcStatus). */
+  stateField?: string;
 }
 
 export interface MobileApp {

@@ -16,8 +16,8 @@ export interface FormResult {
  * its JSON Schema (enum: a choice; x-ref: a picker over the entity's kept master data; number,
  * boolean, date…); a "use my location" button when the fields hold a latitude and a longitude.
  */
-export function ActionForm({ feature, heading, fields, comment, onSubmit, onCancel, initial = {} }: {
-  feature: FeatureDef; heading: string; fields: string[]; comment: 'none' | 'optional' | 'required';
+export function ActionForm({ feature, heading, fields, comment, required = [], onSubmit, onCancel, initial = {} }: {
+  feature: FeatureDef; heading: string; fields: string[]; comment: 'none' | 'optional' | 'required'; required?: string[];
   onSubmit: (r: FormResult) => void; onCancel: () => void; initial?: Record<string, string | boolean>;
 }) {
   const m = useMobile();
@@ -43,7 +43,7 @@ export function ActionForm({ feature, heading, fields, comment, onSubmit, onCanc
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const missing = requiredFields(feature, fields).find((f) => values[f] === undefined || values[f] === '');
+    const missing = requiredFields(feature, fields, required).find((f) => values[f] === undefined || values[f] === '');
     if (missing) return setError(t('feature.required', { field: fieldLabel(feature, missing, m.lang) }));
     if (comment === 'required' && !note.trim()) return setError(t('feature.required', { field: t('feature.comment') }));
     const typed = Object.fromEntries(fields.map((f) => [f, values[f] === undefined ? undefined : coerce(fieldSchema(feature, f), values[f])]));

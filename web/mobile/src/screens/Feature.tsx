@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
-import { actionsFor, effectiveState, recordTitle, stateLabel, type OfferedAction } from '../definitions';
+import { actionsFor, effectiveState, recordTitle, scanFindsRecord, stateLabel, type OfferedAction } from '../definitions';
 import { ApiRequestError } from '../api';
 import { ScanPanel, type ScanTarget } from '../scan/ScanPanel';
 import { useMobile } from '../services';
@@ -49,19 +49,27 @@ export function Feature({ feature }: { feature: FeatureDef }) {
 
   const onScan = useCallback(async (target: ScanTarget) => {
     setScanError(null);
+    // The ibc workflow's records are the IBCs: the scanned one is the record. A feature over another
+    // workflow (deliveries, batches, requests) narrows its list to the records naming the IBC.
+    const own = scanFindsRecord(feature);
+    if (!own && 'serial' in target) {
+      setFilter(target.serial);
+      return;
+    }
     setScanning(true);
     try {
       const found = await m.lookup(target);
-      if (found) {
+      if (!found) setScanError(t('feature.notFoundOffline', { serial: 'serial' in target ? target.serial : target.nfc }));
+      else if (own) {
         setSelected(found);
         setMode({ name: 'browse' });
-      } else setScanError(t('feature.notFoundOffline', { serial: 'serial' in target ? target.serial : target.nfc }));
+      } else setFilter(String(found.serial_number ?? found.id));
     } catch (e) {
       setScanError(e instanceof ApiRequestError ? e.message : String(e));
     } finally {
       setScanning(false);
     }
-  }, [m, t]);
+  }, [m, t, feature]);
 
   const queue = async (kind: 'create' | 'transition', recordId: string, title: string, r: FormResult, transition?: string) => {
     await m.enqueue({ feature: feature.id, workflow: feature.workflow, recordId, kind, title, ...(transition ? { transition } : {}), fields: r.fields, ...(r.comment ? { comment: r.comment } : {}) });
@@ -87,7 +95,7 @@ export function Feature({ feature }: { feature: FeatureDef }) {
       ) : null}
 
       {mode.name === 'action' && selected && title ? (
-        <ActionForm feature={feature} heading={`${mode.action.label} · ${title.title}`} fields={mode.action.fields} comment={mode.action.comment}
+        <ActionForm feature={feature} heading={`${mode.action.label} · ${title.title}`} fields={mode.action.fields} comment={mode.action.comment} required={mode.action.required}
           onCancel={() => setMode({ name: 'browse' })}
           onSubmit={(r) => void queue('transition', selected.id, title.title, r, mode.action.transition)} />
       ) : null}
