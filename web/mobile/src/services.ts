@@ -55,6 +55,7 @@ export interface StorageState {
 /** Used share of the quota above which the app warns (storage pressure). */
 export const STORAGE_PRESSURE = 0.8;
 const PERIODIC_MS = 60_000;
+const PROBE_MS = 15_000;
 
 export class Mobile {
   readonly api: MobileApi;
@@ -71,6 +72,7 @@ export class Mobile {
   private readonly listeners = new Set<() => void>();
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private probe: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
 
   constructor(readonly db: MobileDb, lang: Lang, private readonly win: Window = window, fetchFn?: typeof fetch) {
@@ -114,6 +116,14 @@ export class Mobile {
   }
 
   private setOnline(v: boolean): void {
+    // The device has a network but the server did not answer: look again later (GET /api/health),
+    // so the app does not stay offline until the browser's next online event, which may never come.
+    if (!v && this.win.navigator.onLine && !this.probe && !this.stopped) {
+      this.probe = setTimeout(() => {
+        this.probe = null;
+        this.api.request('GET', '/api/health').catch(() => undefined);
+      }, PROBE_MS);
+    }
     if (v === this.online) return;
     this.online = v;
     this.change();
@@ -140,6 +150,7 @@ export class Mobile {
     return () => {
       this.stopped = true;
       if (this.timer) clearTimeout(this.timer);
+      if (this.probe) clearTimeout(this.probe);
       this.win.removeEventListener('online', onOnline);
       this.win.removeEventListener('offline', onOffline);
       this.win.document.removeEventListener('visibilitychange', onVisible);
