@@ -110,6 +110,18 @@ export interface IbcBatchPreparation {
    */
   comments?: string;
   /**
+   * Set by the mobile app when the operation was captured without a connection and sent later.
+   */
+  offline?: boolean;
+  /**
+   * When the last action captured offline was done on the device.
+   */
+  offlineAt?: string;
+  /**
+   * The device that captured the last action offline.
+   */
+  offlineDevice?: string;
+  /**
    * History
    *
    * @maxItems 1000

@@ -91,6 +91,14 @@ export interface IbcDelivery {
    */
   comments?: string;
   /**
+   * When the last action captured offline was done on the device.
+   */
+  offlineAt?: string;
+  /**
+   * The device that captured the last action offline.
+   */
+  offlineDevice?: string;
+  /**
    * History
    *
    * @maxItems 1000

@@ -96,6 +96,8 @@ export const ERRORS = {
   TRACE_LOT_AMBIGUOUS: { key: 'error.traceLotAmbiguous', status: 400, template: 'Lot {lot} exists for several materials ({materials}); choose the material' },
   DEPOSIT_OUTSIDE_WAREHOUSE: { key: 'error.depositOutsideWarehouse', status: 400, template: '{label} : {deposit} is not a deposit of the selected warehouse {warehouse}' },
   WAREHOUSE_NOT_YOURS: { key: 'error.warehouseNotYours', status: 403, template: 'You are not a member of the warehouse group {warehouse}' },
+  // The mobile app (issue 20).
+  MOBILE_TERMS_VERSION: { key: 'error.mobileTermsVersion', status: 409, template: 'Mobile terms version {version} is not the current one: read and accept version {current}' },
   RATE_LIMITED: { key: 'error.rateLimited', status: 429, template: 'Too many attempts; try again in {seconds} seconds' },
   SIGN_IN_INVALID_PASSWORD: { key: 'signIn.error.invalidPassword', status: 401, template: 'The password is invalid' },
   SIGN_IN_ACCOUNT_NOT_FOUND: { key: 'signIn.error.accountNotFound', status: 401, template: 'Account does not exist' },

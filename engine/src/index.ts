@@ -33,6 +33,7 @@ export * from './reports/plan';
 export * from './reports/cells';
 export { REPORT_COLLECTIONS } from './reports/collections';
 export * from './dashboards/types';
+export * from './mobile/types';
 export * from './dashboards/days';
 export * from './dashboards/request';
 export * from './dashboards/reduce';

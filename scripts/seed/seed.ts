@@ -48,9 +48,16 @@ export async function demoIdentity(reg: Registry, data: DemoData): Promise<{ dat
   const keys = new Set(reg.access.keys.map((k) => k.key));
   const only = (xs: string[], known: Set<string>) => xs.filter((x) => known.has(x));
   const org = { id: newId(), name: 'Agro Demo', providers: ['email', 'google', 'github'], allowed_domains: [], state: 1 };
+  // The mobile app's features (schemas/mobile.json) each role uses on a handheld; the hubs hold the warehouse ones, so selecting a hub keeps them.
+  const mobile = {
+    warehouse: ['ibc.mobile.returns', 'ibc.mobile.ibcinventory', 'ibc.mobile.ibcbatchpreparation', 'ibc.mobile.delivery', 'ibc.mobile.reception', 'ibc.mobile.productinventory', 'ibc.mobile.containertransfer', 'ibc.mobile.maplocation', 'bulk.mobile.delivery', 'bulk.mobile.reception'],
+    distributor: ['ibc.mobile.distributordelivery', 'ibc.mobile.reception', 'ibc.mobile.customerreturnrequest', 'ibc.mobile.productinventory'],
+    carrier: ['ibc.mobile.transporterreception', 'ibc.mobile.maplocation'],
+    quality: ['ibc.mobile.performqc', 'ibc.mobile.ibcinventory'],
+  };
   const groups = [
-    { id: newId(), name: 'Rosario Hub', description: 'Depósitos de la zona Rosario', access: only(['Imports', 'Deliveries', 'Reception', 'Reports', 'Active Receptions', 'Alerts'], keys), warehouses: divisions.slice(0, 3).map((d) => d.id), state: 1 },
-    { id: newId(), name: 'Córdoba Hub', description: 'Depósitos de la zona Córdoba', access: only(['Deliveries', 'Reception', 'Reports'], keys), warehouses: divisions.slice(3, 6).map((d) => d.id), state: 1 },
+    { id: newId(), name: 'Rosario Hub', description: 'Depósitos de la zona Rosario', access: only(['Imports', 'Deliveries', 'Reception', 'Reports', 'Active Receptions', 'Alerts', ...mobile.warehouse], keys), warehouses: divisions.slice(0, 3).map((d) => d.id), state: 1 },
+    { id: newId(), name: 'Córdoba Hub', description: 'Depósitos de la zona Córdoba', access: only(['Deliveries', 'Reception', 'Reports', ...mobile.warehouse], keys), warehouses: divisions.slice(3, 6).map((d) => d.id), state: 1 },
   ];
   const hash = await hashPassword(DEMO_PASSWORD);
   const user = (email: string, display_name: string, extra: Record<string, unknown>) => ({
@@ -60,11 +67,11 @@ export async function demoIdentity(reg: Registry, data: DemoData): Promise<{ dat
   const companyOfType = (type: string) => companies.find((c) => (c.extensions as { companyInfo: { company_type: string } }).companyInfo.company_type === type)?.company_name;
   const users = [
     user('producer@demo.local', `Laura Gómez (${companyOfType('producer') ?? 'producer'})`, { templates: only(['traceabilityOperator', 'masterDataAdmin', 'reportsViewer'], templates), access: only(['Dashboards', 'Master Data', 'Data Import'], keys) }),
-    user('distributor@demo.local', `Martín Sosa (${companyOfType('distributor') ?? 'distributor'})`, { templates: only(['reportsViewer'], templates), access: only(['Dashboards', 'Deliveries', 'Reception', 'Reports'], keys) }),
-    user('carrier@demo.local', `Carlos Díaz (${companyOfType('carrier') ?? 'carrier'})`, { access: only(['Deliveries', 'Active Receptions'], keys) }),
-    user('warehouse@demo.local', 'Ana Ruiz (Rosario Hub)', { groups: groups.map((g) => g.id), access: only(['Dashboards', 'Imports', 'Deliveries', 'Reception', 'Reports'], keys) }),
+    user('distributor@demo.local', `Martín Sosa (${companyOfType('distributor') ?? 'distributor'})`, { templates: only(['reportsViewer'], templates), access: only(['Dashboards', 'Deliveries', 'Reception', 'Reports', ...mobile.distributor], keys) }),
+    user('carrier@demo.local', `Carlos Díaz (${companyOfType('carrier') ?? 'carrier'})`, { access: only(['Deliveries', 'Active Receptions', ...mobile.carrier], keys) }),
+    user('warehouse@demo.local', 'Ana Ruiz (Rosario Hub)', { groups: groups.map((g) => g.id), access: only(['Dashboards', 'Imports', 'Deliveries', 'Reception', 'Reports', ...mobile.warehouse], keys) }),
     // Trace and recall (issue 19): the traceability map, the events and a lot's history.
-    user('quality@demo.local', 'Julia Paz (quality manager)', { templates: only(['inventoryPlanner', 'reportsViewer'], templates), access: only(['Dashboards', 'Traceability Map', 'Assets'], keys) }),
+    user('quality@demo.local', 'Julia Paz (quality manager)', { templates: only(['inventoryPlanner', 'reportsViewer'], templates), access: only(['Dashboards', 'Traceability Map', 'Assets', ...mobile.quality], keys) }),
   ];
   const out: DemoData = new Map<string, DemoData extends Map<string, infer D> ? D : never>([['organisation', [org]], ['group', groups], ['user', users]]);
   return {

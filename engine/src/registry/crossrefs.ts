@@ -7,6 +7,7 @@ import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
 import { checkReportFeatures, checkReports } from './reportrefs';
 import { checkDashboards } from './dashboardrefs';
+import { checkMobile } from './mobilerefs';
 import { checkWorkflows, workflowOperations } from './workflowrefs';
 
 /** goTo types that are not entities but have their own query validation (SPEC 5, 7). */
@@ -159,6 +160,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
   checkReportFeatures(p, checkReports(p, add, checkAccess), add);
   checkWorkflows(p, add, checkAccess);
   checkDashboards(p, add, checkAccess);
+  checkMobile(p, add);
 
   const en = p.i18n.get('en')!;
   const codeOf = new Map(Object.entries(ERRORS).flatMap(([code, e]) => bundleTexts(e).map(([key]) => [key, code] as const)));

@@ -8,6 +8,8 @@ import { deepFreeze, type Registry } from './registry';
 import { checkCrossReferences } from './crossrefs';
 import { sanitiseAccess, sanitiseDashboard, sanitiseEntity, sanitiseExtension, sanitiseFeatures, sanitiseReport, sanitiseWorkflow } from './sanitise';
 import type { DashboardDefinition } from '../dashboards/types';
+import type { MobileDefinition } from '../mobile/types';
+import { sanitiseMobile } from './mobilerefs';
 
 /** A definition file as read from disk: its path relative to the project root, and its text. */
 export interface DefinitionSource {
@@ -28,6 +30,7 @@ function kindOf(path: string): DefinitionKind | undefined {
   if (path === 'schemas/features.json') return 'features';
   if (path === 'schemas/access.json') return 'access';
   if (path === 'schemas/deployment.json') return 'deployment';
+  if (path === 'schemas/mobile.json') return 'mobile';
   if (/^reports\/[^/]+\.json$/.test(path)) return 'report';
   if (/^schemas\/dashboards\/[^/]+\.json$/.test(path)) return 'dashboard';
   return undefined;
@@ -57,6 +60,8 @@ export interface Parsed {
   features?: { file: string; def: FeatureCatalogue };
   access?: { file: string; def: AccessDef };
   deployment?: { file: string; def: DeploymentDef };
+  /** schemas/mobile.json: optional (no file, no mobile features). */
+  mobile?: { file: string; def: MobileDefinition };
 }
 
 /**
@@ -94,6 +99,7 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
       case 'features': parsed.features = { file: src.path, def: value as FeatureCatalogue }; break;
       case 'access': parsed.access = { file: src.path, def: value as AccessDef }; break;
       case 'deployment': parsed.deployment = { file: src.path, def: value as DeploymentDef }; break;
+      case 'mobile': parsed.mobile = { file: src.path, def: value as MobileDefinition }; break;
     }
   }
   for (const [file, present] of [
@@ -123,6 +129,9 @@ export function loadRegistry(sources: DefinitionSource[]): LoadResult {
     features: sanitiseFeatures(parsed.features!.def),
     access: sanitiseAccess(parsed.access!.def),
     deployment: parsed.deployment!.def,
+    mobile: parsed.mobile
+      ? sanitiseMobile(parsed.mobile.def)
+      : { appVersion: parsed.deployment!.def.settings.mobileAppVersion, termsVersion: parsed.deployment!.def.settings.terms.mobileVersion, features: [] },
   });
   return { registry, problems: [] };
 }

@@ -10,11 +10,12 @@ import i18n from '../../../schemas/meta/i18n.schema.json';
 import report from '../../../schemas/meta/report.schema.json';
 import dashboard from '../../../schemas/meta/dashboard.schema.json';
 import workflow from '../../../schemas/meta/workflow.schema.json';
+import mobile from '../../../schemas/meta/mobile.schema.json';
 import { LANGS } from '../text';
 
-export type DefinitionKind = 'entity' | 'extension' | 'features' | 'access' | 'deployment' | 'i18n' | 'report' | 'workflow' | 'dashboard';
+export type DefinitionKind = 'entity' | 'extension' | 'features' | 'access' | 'deployment' | 'i18n' | 'report' | 'workflow' | 'dashboard' | 'mobile';
 
-const META: Record<DefinitionKind, object> = { entity, extension, features, access, deployment, i18n, report, workflow, dashboard };
+const META: Record<DefinitionKind, object> = { entity, extension, features, access, deployment, i18n, report, workflow, dashboard, mobile };
 
 let validators: Record<DefinitionKind, ValidateFunction> | undefined;
 

@@ -4,6 +4,7 @@ import type {
 import type { Lang, LocalText } from '../text';
 import type { FormDef } from '../validate/format';
 import type { DashboardDef } from '../dashboards/types';
+import type { MobileDef } from '../mobile/types';
 
 export { DEFAULT_ENTITY_ACCESS, uniqueFieldPaths } from './sanitise';
 
@@ -19,6 +20,8 @@ export interface Registry {
   /** Dashboard definitions (schemas/dashboards/), by key. */
   readonly dashboards: Readonly<Record<string, DashboardDef>>;
   readonly workflows: Readonly<Record<string, WorkflowDef>>;
+  /** The mobile app's features (schemas/mobile.json); none when the file is absent. */
+  readonly mobile: MobileDef;
 }
 
 /** Every entity has a read-only, unique, required, searchable system id (SPEC 3.1). */

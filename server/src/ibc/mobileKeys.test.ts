@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { dayOf, IBC_ENTITY } from './dates';
+import { ibcWorld } from '../testing/ibcFleet';
 
 let h: Harness;
 let qc: Record<string, string>;
@@ -30,16 +31,9 @@ beforeAll(async () => {
   h = await startHarness();
   qc = (await h.userWith(['ibc.mobile.performqc'])).headers;
   returns = (await h.userWith(['ibc.mobile.customerreturnrequest'])).headers;
-  const company = async (company_name: string) => (await h.store.insert('company', { company_name, state: 1 })).id;
-  const division = async (division_name: string, company_id: string) => (await h.store.insert('company_division', {
-    division_name, division_type: 'deposit', senasa_id_type: 'x', erp_id: division_name, company_id, country: 'AR', state: 1,
-  })).id;
-  plant = await division('Plant deposit', await company('Agro SA'));
-  customer = await company('Campo Verde');
-  custDep = await division('Campo Verde deposit', customer);
-  const put = async (serial: string, doc: Record<string, unknown>) => {
-    ibc[serial] = (await h.store.insert(IBC_ENTITY, { serial_number: serial, material_type: 'rigid_plastic', manufactured_date: dayOf(new Date(), -200), deposit_id: plant, numberOfUses: 1, state: 1, ...doc })).id;
-  };
+  const world = await ibcWorld(h.store);
+  ({ plant, customer, custDep } = world);
+  const put = async (serial: string, doc: Record<string, unknown>) => { ibc[serial] = await world.put(serial, doc); };
   await put('R-1', { status: 'returned' });
   await put('R-2', { status: 'returned' });
   await put('P-1', { status: 'prepared', content: { quantity: 0 } });

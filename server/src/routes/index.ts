@@ -21,6 +21,7 @@ import { inboundRoutes } from '../inbound/routes';
 import { dashboardRoutes } from '../dashboards/routes';
 import { traceRoutes } from '../trace/routes';
 import { epcisRoutes } from '../epcis/routes';
+import { mobileRoutes } from '../mobile/routes';
 
 export interface RouteContext {
   registry: Registry;
@@ -55,6 +56,7 @@ export function routePlugins(ctx: RouteContext): ((app: FastifyInstance) => Prom
     (a) => inboundRoutes(a, { store }),
     (a) => traceRoutes(a, { registry, store }),
     (a) => epcisRoutes(a, { registry, store, limits: config.epcis }),
+    (a) => mobileRoutes(a, { registry, store }),
     ...(ctx.webDist ? [(a: FastifyInstance) => webRoutes(a, { dist: ctx.webDist! })] : []),
   ];
 }

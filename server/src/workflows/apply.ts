@@ -28,6 +28,16 @@ export interface PreparedTransition {
   companions?: { coll: string; doc: Doc }[];
 }
 
+/**
+ * What a caller writes with one transition, in the same write (journaled with it): fields set on
+ * the record itself, and documents made from the record as written (the mobile API's offline
+ * stamp and verdict, server/src/mobile).
+ */
+export interface TransitionExtra {
+  set?: Record<string, JsonValue>;
+  companions?: (record: Record<string, unknown>) => { coll: string; doc: Doc }[];
+}
+
 /** Where EPCIS events are kept, by their type. */
 const EVENT_COLLECTION: Record<string, string> = { ObjectEvent: 'object_events', TransformationEvent: 'transformation_events' };
 
@@ -118,8 +128,10 @@ export async function writeTransition(store: Store, p: PreparedTransition, repla
  * (MongoDB standalone, the wire server), they run one at a time in this process behind a
  * journal entry, so a crash leaves each either complete after recover() or never started.
  */
+/** Without transactions, one queue per store: every applier over it (the operations routes', the mobile API's…) takes turns. */
+const queues = new WeakMap<Store, { tail: Promise<unknown> }>();
+
 export class TransitionApplier {
-  private tail: Promise<unknown> = Promise.resolve();
 
   /** `hooks`: derived fields brought up to date in the record and every record it takes along, before the plan is journaled. */
   constructor(private readonly reg: Registry, private readonly store: Store, private readonly hooks: WriteHooks = new WriteHooks()) {}
@@ -127,8 +139,10 @@ export class TransitionApplier {
   /** Runs fn alone among the writes that check a record's state: a store transaction, or this process's queue. */
   exclusive<T>(fn: (s: Store) => Promise<T>): Promise<T> {
     if (this.store.capabilities.transactions) return this.store.transaction(fn);
-    const run = this.tail.then(() => fn(this.store));
-    this.tail = run.catch(() => undefined);
+    let queue = queues.get(this.store);
+    if (!queue) queues.set(this.store, (queue = { tail: Promise.resolve() }));
+    const run = queue.tail.then(() => fn(this.store));
+    queue.tail = run.catch(() => undefined);
     return run;
   }
 
@@ -159,18 +173,21 @@ export class TransitionApplier {
    */
   async apply(
     wf: WorkflowDef, before: StoredDoc, transition: string, plan: TransitionPlan, userId: string, at = new Date().toISOString(),
-    check?: (s: Store) => Promise<void>,
+    check?: (s: Store) => Promise<void>, extra: TransitionExtra = {},
   ): Promise<StoredDoc> {
     // A log field naming a blank record field is left out: neither the journal nor a collection keeps undefined.
     const logs = plan.logs.map((l) => ({ entity: l.entity, doc: withoutUndefined({ ...l.doc }) }));
     // Derived here, not in writeTransition: a replay writes what the journal holds, whatever hooks it runs with.
     // An input field mapped from a blank one (a batch's productionPlant, not given) is left out, as in the logs.
     const derived = {
-      record: this.hooks.apply(wf.entity, definedOnly(plan.record)),
+      record: this.hooks.apply(wf.entity, definedOnly({ ...plan.record, ...extra.set })),
       records: plan.records.map((r) => ({ ...r, record: this.hooks.apply(r.entity, definedOnly(r.record)) })),
     };
     const deposit = derived.record[wf.depositFields[0]];
-    const companions = this.hooks.companions({ workflow: wf.name, transition, recordId: before.id, at, record: derived.record });
+    const companions = [
+      ...this.hooks.companions({ workflow: wf.name, transition, recordId: before.id, at, record: derived.record }),
+      ...(extra.companions?.(derived.record) ?? []),
+    ];
     const p: PreparedTransition = {
       opId: newId(), workflow: wf.name, entity: wf.entity, recordId: before.id, transition, userId, at, plan: { ...plan, ...derived, logs },
       ...(plan.alerts.length && typeof deposit === 'string' ? { alertDeposit: deposit } : {}),

@@ -13,7 +13,7 @@ import { getPath } from '../store/docs';
 import type { Doc, Filter, Store, StoredDoc } from '../store/types';
 import { transitionKeys, workflowKeys } from '../../../engine/src/workflow/access';
 import { WriteHooks } from '../records/writeHooks';
-import { TransitionApplier } from './apply';
+import { TransitionApplier, type TransitionExtra } from './apply';
 import { draftDepositFields, fieldError, LineChecks, linesOf } from './lines';
 import { withLineKeys } from './lineKeys';
 import { checkRegistered } from './registered';
@@ -40,6 +40,19 @@ export interface OperationListQuery {
   page?: number;
   pageSize?: number;
   sort?: string;
+}
+
+/**
+ * What a caller (the mobile API) adds to a draft's creation or a transition, written in the same
+ * write: `set` fields on the record, `companions` made from the record as written, `check` run in
+ * the same exclusive section before any write; a draft's `id` chosen by the client; `fill`, values
+ * of paths the transition requires (not its input) merged into a record still in its initial
+ * state before planning, checked as a draft edit is.
+ */
+export interface OperationExtra extends TransitionExtra {
+  id?: string;
+  fill?: Rec;
+  check?: (s: Store) => Promise<void>;
 }
 
 /** The selected warehouse group and the divisions it holds. */
@@ -201,13 +214,21 @@ export class OperationService {
     return wf;
   }
 
-  async create(name: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+  async create(name: string, body: unknown, p: AuthPrincipal, lang: Lang, extra: OperationExtra = {}): Promise<Rec> {
     const wf = this.drafted(name, lang);
     const def = this.md.entity(wf.entity);
     const value = await this.checkedDraft(wf, body, undefined, await this.warehouse(p), lang);
     // Derived last: a server field, which the pipeline keeps from the stored record.
-    const doc = this.hooks.apply(wf.entity, { ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), [HISTORY_FIELD]: [] } as Doc);
-    return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
+    const doc = this.hooks.apply(wf.entity, {
+      ...deriveFields(wf, stampCreate(def, value, p.userId, this.clock().toISOString())), ...extra.set, ...(extra.id ? { id: extra.id } : {}), [HISTORY_FIELD]: [],
+    } as Doc);
+    if (!extra.companions && !extra.check) return this.md.present(def, await this.md.write(def, () => this.store.insert(wf.entity, doc)));
+    return this.md.present(def, await this.applier.exclusive(async (s) => {
+      await extra.check?.(s);
+      const record = await this.md.write(def, () => s.insert(wf.entity, doc));
+      for (const c of extra.companions?.(record) ?? []) await s.insert(c.coll, c.doc);
+      return record;
+    }));
   }
 
   async update(name: string, id: string, body: unknown, p: AuthPrincipal, lang: Lang): Promise<Rec> {
@@ -250,7 +271,23 @@ export class OperationService {
     };
   }
 
-  async transition(name: string, id: string, transitionId: string, body: { comment?: string; fields?: Rec } | undefined, p: AuthPrincipal, lang: Lang): Promise<Rec> {
+  /** `before` with `fill` merged and checked as a draft edit: only while it is in its initial state. */
+  private async filled(wf: WorkflowDef, before: StoredDoc, fill: Rec, warehouse: Warehouse | null, lang: Lang): Promise<StoredDoc> {
+    if (before[wf.stateField] !== wf.initial) {
+      throw new ApiError('OPERATION_NOT_DRAFT', { entity: localize(this.md.entity(wf.entity).label, lang), state: String(before[wf.stateField] ?? ''), initial: wf.initial });
+    }
+    const merge = (to: Rec, from: Rec): Rec => Object.fromEntries([...new Set([...Object.keys(to), ...Object.keys(from)])].map((k) => {
+      const [a, b] = [to[k], from[k]];
+      const plain = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
+      return [k, plain(a) && plain(b) ? merge(a, b) : Object.hasOwn(from, k) ? b : a];
+    }));
+    const value = await this.checkedDraft(wf, merge(before, fill), before, warehouse, lang);
+    return { ...before, ...value } as StoredDoc;
+  }
+
+  async transition(
+    name: string, id: string, transitionId: string, body: { comment?: string; fields?: Rec } | undefined, p: AuthPrincipal, lang: Lang, extra: OperationExtra = {},
+  ): Promise<Rec> {
     const wf = this.workflow(name);
     const warehouse = await this.warehouse(p);
     const before = await this.existing(wf, id, warehouse);
@@ -259,10 +296,11 @@ export class OperationService {
     if (!this.mayTake(p, t)) throw new ApiError('FORBIDDEN', { key: t.access });
     let plan: TransitionPlan;
     const now = this.clock().toISOString();
-    const lookup = await this.lookup(wf, t, before, body?.fields);
+    const from = extra.fill && Object.keys(extra.fill).length ? await this.filled(wf, before, extra.fill, warehouse, lang) : before;
+    const lookup = await this.lookup(wf, t, from, body?.fields);
     try {
       const ctx = { userId: p.userId, userName: p.displayName, now, lang, lookup };
-      plan = this.engine.planTransition(this.reg, wf, before, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
+      plan = this.engine.planTransition(this.reg, wf, from, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;
     }
@@ -273,7 +311,11 @@ export class OperationService {
       { entity: wf.entity, id, before: before as Rec, after: plan.record },
       ...plan.records.map((r) => ({ entity: r.entity, id: r.id, before: lookup.records?.[r.entity]?.[r.id] ?? {}, after: r.record })),
     ];
-    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now, (s) => checkUniqueValues(this.reg, s, written, lang));
+    const check = async (s: Store) => {
+      await checkUniqueValues(this.reg, s, written, lang);
+      await extra.check?.(s);
+    };
+    const record = await this.applier.apply(wf, before, t.id, plan, p.userId, now, check, { set: extra.set, companions: extra.companions });
     return { record: this.md.present(this.md.entity(wf.entity), record) };
   }
 }

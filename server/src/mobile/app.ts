@@ -1,0 +1,53 @@
+import {
+  fieldAt, formOf, localize, toJsonSchema, type FieldDef, type JsonSchema, type Lang, type MobileFeatureDef, type Registry,
+} from '../../../engine/src/index';
+
+type Schema = JsonSchema & { properties?: Record<string, Schema>; items?: Schema };
+
+/** A field's JSON Schema, titles in `lang`, each reference (nested ones too) naming its entity in `x-ref`. */
+function fieldSchema(f: FieldDef, lang: Lang): Schema {
+  const s = (toJsonSchema({ name: f.id, fields: [f] }, { lang }).properties as Record<string, Schema>)[f.id];
+  const refs = (x: Schema, def: FieldDef) => {
+    const inner = def.multiple && x.items ? x.items : x;
+    if (def.type === 'reference' && def.ref) inner['x-ref'] = def.ref;
+    for (const sub of def.fields ?? []) if (inner.properties?.[sub.id]) refs(inner.properties[sub.id], sub);
+  };
+  refs(s, f);
+  return s;
+}
+
+/**
+ * The JSON Schema of the values a feature asks (its create's and its actions' fields), nested as
+ * the record is: `location.lat` is `properties.location.properties.lat`.
+ */
+export function featureFields(reg: Registry, feature: MobileFeatureDef, lang: Lang): Schema {
+  const root: Schema = { type: 'object', properties: {} };
+  if (!feature.workflow) return root;
+  const fields = formOf(reg, reg.workflows[feature.workflow].entity)!.fields;
+  const paths = [...new Set([...(feature.create?.fields ?? []), ...feature.actions.flatMap((a) => a.fields)])];
+  for (const path of paths) {
+    const parts = path.split('.');
+    let at = root;
+    for (let i = 0; i < parts.length; i++) {
+      const def = fieldAt(fields, parts.slice(0, i + 1).join('.'))!;
+      const props = (at.properties ??= {});
+      if (i === parts.length - 1) props[parts[i]] = fieldSchema(def, lang);
+      else at = props[parts[i]] ??= { type: 'object', title: localize(def.label, lang), properties: {} };
+    }
+  }
+  return root;
+}
+
+/** A feature as the app gets it: as defined, with the fields schema and each action's transition (label, from, to, required fields). */
+export function featureAnswer(reg: Registry, feature: MobileFeatureDef, lang: Lang): Record<string, unknown> {
+  const wf = feature.workflow ? reg.workflows[feature.workflow] : undefined;
+  const transitions = feature.actions.map((a) => {
+    const t = wf!.transitions.find((x) => x.id === a.transition)!;
+    const requires = new Set(t.requires ?? []);
+    return {
+      transition: t.id, label: localize(t.label, lang), from: t.from, to: t.to ?? null, fields: a.fields,
+      required: a.fields.filter((f) => requires.has(f)), comment: t.comment ?? 'optional',
+    };
+  });
+  return { ...feature, fields: featureFields(reg, feature, lang), transitions };
+}
