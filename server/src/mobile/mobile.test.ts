@@ -56,6 +56,7 @@ describe('GET /api/v3/mobile/app', () => {
     const [confirm, distributor] = r.body.features;
     expect(confirm).toMatchObject({ key: 'ibc.mobile.delivery', icon: 'truck', workflow: 'ibc_delivery', scan: 'ibc', list: { states: ['Draft'] } });
     expect(confirm.label).toEqual({ en: 'IBC Delivery', es: 'Entrega de IBC', fr: "Livraison d'IBC" });
+    expect(confirm).toMatchObject({ stateField: 'deliveryStatus', initial: 'Draft', states: { 'In-Progress': expect.objectContaining({ en: expect.any(String) }) } });
     expect(confirm.fields).toEqual({ type: 'object', properties: { sendDate: expect.objectContaining({ title: 'Fecha de envío' }) } });
     expect(confirm.transitions).toEqual([{ transition: 'confirm', label: 'Confirmar', from: ['Draft'], to: 'In-Progress', fields: ['sendDate'], required: ['sendDate'], comment: 'optional' }]);
     expect(distributor.create.fields).toContain('receiverDeposit');
