@@ -7,11 +7,6 @@ import { env, openBrowser, screenshot } from './support';
  * Issue 20, smoke: the installable mobile app under /m on a phone. Sign in, accept the mobile
  * terms (version 2), see the features; the service worker registers and controls the page;
  * offline, the app still loads from the service worker with its kept features.
- *
- * The server side of the mobile API (server/src/mobile) lands separately: while this server
- * answers /api/v3/mobile/app with 404 ROUTE_NOT_FOUND, the test answers the three mobile routes
- * itself (context.route, so requests through the service worker are seen too) with the contract's
- * shapes. Once the server has them, the test runs against the real routes untouched.
  */
 const PHONE = { width: 390, height: 844 };
 
@@ -21,53 +16,9 @@ let page: Page;
 const errors: string[] = [];
 const violations: string[] = [];
 
-/** The contract's answer for a user holding two mobile keys (used only while the server lacks the route). */
-const FAKE_APP = {
-  appVersion: '1.1.0', termsVersion: 2, termsAccepted: null as number | null, lang: 'en',
-  features: [
-    {
-      id: 'ibc.performqc', key: 'ibc.mobile.performqc', icon: 'qc', workflow: 'ibc', scan: 'ibc',
-      label: { en: 'Perform QC', es: 'Realizar control de calidad', fr: 'Effectuer le contrôle qualité' },
-      hint: { en: 'Scan a returned IBC', es: 'Escanee un IBC devuelto', fr: 'Scannez un IBC retourné' },
-      list: { states: ['returned', 'in_qc'], title: 'serial_number', subtitle: ['status'] },
-      actions: [{ transition: 'startQC' }], fields: { type: 'object', properties: {} },
-      transitions: [{ transition: 'startQC', label: 'Start QC', from: ['returned'], to: 'in_qc', fields: [], required: [], comment: 'optional' }],
-    },
-    {
-      id: 'ibc.maplocation', key: 'ibc.mobile.maplocation', icon: 'map', workflow: 'ibc', scan: 'ibc',
-      label: { en: 'Map Location', es: 'Ubicación en el mapa', fr: 'Emplacement sur la carte' },
-      actions: [{ transition: 'mapLocation', fields: ['location.lat', 'location.lng'] }],
-      fields: { type: 'object', properties: { location: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } } } } },
-      transitions: [{ transition: 'mapLocation', label: 'Map location', from: ['in_stock_empty'], to: null, fields: ['location.lat', 'location.lng'], required: [], comment: 'optional' }],
-    },
-  ],
-};
-
-let offline = false;
-
-async function standInForMissingMobileApi(ctx: BrowserContext): Promise<boolean> {
-  const probe = await fetch(`${env.base}/api/v3/mobile/app`);
-  const missing = probe.status === 404 && ((await probe.json()) as { error?: { code?: string } }).error?.code === 'ROUTE_NOT_FOUND';
-  if (!missing) return false;
-  await ctx.route('**/api/v3/mobile/**', async (route) => {
-    if (offline) return route.abort('internetdisconnected');
-    const req = route.request();
-    const path = new URL(req.url()).pathname;
-    if (path === '/api/v3/mobile/app') return route.fulfill({ json: FAKE_APP });
-    if (path === '/api/v3/mobile/terms' && req.method() === 'POST') {
-      FAKE_APP.termsAccepted = (req.postDataJSON() as { version: number }).version;
-      return route.fulfill({ status: 204 });
-    }
-    if (path === '/api/v3/mobile/actions') return route.fulfill({ json: { results: [] } });
-    return route.fulfill({ status: 404, json: { error: { code: 'ROUTE_NOT_FOUND', message: 'not here' } } });
-  });
-  return true;
-}
-
 beforeAll(async () => {
   browser = await openBrowser();
   context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, baseURL: env.base, locale: 'en-US', serviceWorkers: 'allow' });
-  await standInForMissingMobileApi(context);
   page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text()); });
@@ -113,7 +64,6 @@ describe('the mobile app under /m', () => {
 
   it('loads from the service worker offline, with the features kept on the device', async () => {
     const names = await page.getByTestId('feature-list').getByRole('link').allTextContents();
-    offline = true;
     await context.setOffline(true);
     try {
       await page.reload();
@@ -124,7 +74,6 @@ describe('the mobile app under /m', () => {
       await page.goto('/m/sync');
       await page.getByRole('heading', { name: 'Sync' }).waitFor();
     } finally {
-      offline = false;
       await context.setOffline(false);
     }
     expect(errors).toEqual([]);

@@ -119,3 +119,21 @@ export interface ImportJobStatus {
 }
 
 export type ImportJobPage = ListAnswer<ImportJobStatus>;
+
+/** One queued action of the mobile app as `POST /api/v3/mobile/actions` takes it (issue 20). */
+export interface MobileActionPayload {
+  /** The device's own increasing number: the server judges each (user, device, seq) once. */
+  seq: number;
+  /** The mobile feature (schemas/mobile.json) it was done in. */
+  feature: string;
+  workflow: string;
+  /** A create names the id the device made for the record, so later actions can name it. */
+  recordId: string;
+  kind: 'create' | 'transition';
+  transition?: string;
+  fields?: Record<string, unknown>;
+  comment?: string;
+  /** When it was done on the device (ISO date and time). */
+  at: string;
+  offline: boolean;
+}

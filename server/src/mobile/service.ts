@@ -118,8 +118,8 @@ export class MobileService {
       const bad = (field: string, message: string) => problems.push({ field: `${at}.${field}`, message });
       if (seqs.has(a.seq)) bad('seq', `seq ${a.seq} is sent twice`);
       seqs.add(a.seq);
+      // A feature no longer defined is judged, not refused whole: a device may queue under an older definition.
       const f = this.features.get(a.feature);
-      if (!f) bad('feature', `there is no mobile feature ${a.feature}`);
       if (!Object.hasOwn(this.reg.workflows, a.workflow)) bad('workflow', `there is no workflow ${a.workflow}`);
       else if (f?.workflow !== undefined && f.workflow !== a.workflow) bad('workflow', `feature ${a.feature} acts on ${f.workflow}, not ${a.workflow}`);
       if (a.kind === 'transition' && a.transition === undefined) bad('transition', 'a transition action names its transition');
@@ -159,13 +159,14 @@ export class MobileService {
     const id = verdictId(p.userId, deviceId, a.seq);
     const judged = await this.store.get(VERDICTS, id);
     if (judged) return judged as unknown as StoredVerdict;
-    const feature = this.features.get(a.feature)!;
+    const feature = this.features.get(a.feature);
     const base: StoredVerdict = {
       id, userId: p.userId, deviceId, seq: a.seq, feature: a.feature, workflow: a.workflow, recordId: a.recordId, kind: a.kind,
       ...(a.transition !== undefined ? { transition: a.transition } : {}),
       at: new Date(a.at).toISOString(), offline: a.offline, judgedAt: this.clock().toISOString(), status: 'rejected',
     };
     const reject = (error: StoredError) => this.keep({ ...base, error });
+    if (!feature) return reject({ code: 'FORBIDDEN', params: { key: a.feature, feature: a.feature }, messageKey: 'mobile.forbidden.unknownFeature', hint: 'mobile.hint.unknownFeature', hintParams: {} });
     const label = feature.label;
     if (!this.holds(p, feature.key)) return reject({ code: 'FORBIDDEN', params: { key: feature.key }, hint: 'mobile.hint.access', hintParams: { feature: label } });
     const notOffered = (messageKey: string) => reject({

@@ -1,4 +1,4 @@
-import { ERRORS, formatError, interpolate, localize, type ErrorCode, type Lang, type LocalText, type Registry } from '../../../engine/src/index';
+import { ERRORS, formatError, interpolate, localize, type ErrorCode, type Lang, type LocalText, type MobileActionPayload, type Registry } from '../../../engine/src/index';
 import type { CollectionSpec } from '../store/types';
 
 /** Every verdict the server gave an action, one document per (user, device, sequence number): its id. */
@@ -26,19 +26,7 @@ export interface StoredError {
 }
 
 /** One queued action as the device sends it (schemas.ts actionsBody). */
-export interface MobileAction {
-  seq: number;
-  feature: string;
-  workflow: string;
-  recordId: string;
-  kind: 'create' | 'transition';
-  transition?: string;
-  fields?: Record<string, unknown>;
-  comment?: string;
-  /** When it was done on the device (kept as ISO UTC in a verdict). */
-  at: string;
-  offline: boolean;
-}
+export type MobileAction = MobileActionPayload;
 
 /** A verdict as kept: the action judged (without its values), who sent it from where, and the outcome. */
 export interface StoredVerdict extends Omit<MobileAction, 'fields' | 'comment'> {

@@ -1,4 +1,4 @@
-import type { Lang, LocalText } from '../../../engine/src/index';
+import type { Lang, LocalText, MobileActionPayload } from '../../../engine/src/index';
 
 export type { Lang };
 
@@ -82,18 +82,7 @@ export interface ActionError {
 }
 
 /** One action as POST /api/v3/mobile/actions takes it. */
-export interface ActionPayload {
-  seq: number;
-  feature: string;
-  workflow: string;
-  recordId: string;
-  kind: 'create' | 'transition';
-  transition?: string;
-  fields?: Record<string, unknown>;
-  comment?: string;
-  at: string;
-  offline: boolean;
-}
+export type ActionPayload = MobileActionPayload;
 
 export interface ActionResult {
   seq: number;
