@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, coerce, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
-import { DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
+import { actionsFor, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
+import { BATCH, DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
 import type { QueuedAction } from './types';
 
 const queued = (over: Partial<QueuedAction>): QueuedAction => ({
@@ -111,5 +111,28 @@ describe('normaliseFeature: the server\'s shapes', () => {
     expect(stateOf({ ibcStatus: 'Prepared' })).toBe('Prepared');
     expect(stateOf({ x: { y: 'z' } }, 'x.y')).toBe('z');
     expect(stateOf({})).toBeNull();
+  });
+});
+
+describe('lines: an array of objects', () => {
+  const containers = BATCH.fields.properties!.containers;
+  const items = containers.items!;
+
+  it('gets the lines input and is required when it asks at least one item', () => {
+    expect(inputKind(containers)).toBe('lines');
+    expect(inputKind({ type: 'array', items: { type: 'string', 'x-ref': 'ibc_container' } })).toBe('text');
+    expect(requiredFields(BATCH, ['batchDate', 'containers'])).toEqual(['containers']);
+  });
+
+  it('asks every property but an optional reference beside others; a lone or required reference is asked', () => {
+    expect(lineProps(items)).toEqual(['ibcNumber', 'quantity', 'topSeal', 'full']);
+    expect(lineProps({ ...items, required: ['ibc'] })).toEqual(['ibc', 'ibcNumber', 'quantity', 'topSeal', 'full']);
+    expect(lineProps({ type: 'object', properties: { ibc: { 'x-ref': 'ibc_container' } } })).toEqual(['ibc']);
+    expect(['ibcNumber', 'serial_number', 'quantity'].map(holdsSerial)).toEqual([true, true, false]);
+  });
+
+  it('coerces each property, drops blank lines and names the first kept line missing a required property', () => {
+    expect(collectLines(items, [{ ibcNumber: 'A', quantity: '1,5', topSeal: 'S' }, { ibcNumber: ' ', full: false }, {}])).toEqual({ value: [{ ibcNumber: 'A', quantity: 1.5, topSeal: 'S' }] });
+    expect(collectLines(items, [{}, { ibcNumber: 'A', quantity: '2' }])).toEqual({ value: [], missing: { line: 1, prop: 'topSeal' } });
   });
 });

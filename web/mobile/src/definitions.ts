@@ -58,13 +58,16 @@ export function fieldSchema(feature: FeatureDef, name: string): FieldSchema {
   return s ?? {};
 }
 
-export type InputKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'select' | 'reference' | 'nfc' | 'textarea';
+export type InputKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'select' | 'reference' | 'nfc' | 'textarea' | 'lines';
 
-/** The input a field gets, chosen by its schema (JSON Forms' testers): enum, reference, type, format. */
+const typeOf = (schema: FieldSchema) => (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
+
+/** The input a field gets, chosen by its schema (JSON Forms' testers): enum, reference, lines (an array of objects), type, format. */
 export function inputKind(schema: FieldSchema, name = ''): InputKind {
   if (schema.enum?.length) return 'select';
   if (schema['x-ref']) return 'reference';
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type = typeOf(schema);
+  if (type === 'array' && schema.items?.properties) return 'lines';
   if (type === 'boolean') return 'boolean';
   if (type === 'integer') return 'integer';
   if (type === 'number') return 'number';
@@ -77,7 +80,12 @@ export function inputKind(schema: FieldSchema, name = ''): InputKind {
 
 /** The field's label in the language; the last part of its name when the schema has no title. */
 export function fieldLabel(feature: FeatureDef, name: string, lang: Lang): string {
-  return localize(fieldSchema(feature, name).title, lang) || name.split('.').pop()!;
+  return titleOf(fieldSchema(feature, name), name, lang);
+}
+
+/** A schema's title in the language; the last part of `name` when it has none. */
+export function titleOf(schema: FieldSchema, name: string, lang: Lang): string {
+  return localize(schema.title, lang) || name.split('.').pop()!;
 }
 
 /** The latitude and longitude fields of an action (last path part lat/latitude, lng/lon/longitude), when it has both. */
@@ -91,7 +99,7 @@ export function geoFields(fields: string[]): { lat: string; lng: string } | null
 /** The names among `fields` the transition or the schema requires (top-level `required`, or a nested object's). */
 export function requiredFields(feature: FeatureDef, fields: string[], required: string[] = []): string[] {
   return fields.filter((name) => {
-    if (required.includes(name) || feature.fields.required?.includes(name)) return true;
+    if (required.includes(name) || feature.fields.required?.includes(name) || (fieldSchema(feature, name).minItems ?? 0) > 0) return true;
     const parts = name.split('.');
     let s: FieldSchema | undefined = feature.fields;
     for (const p of parts.slice(0, -1)) s = s?.properties?.[p];
@@ -126,6 +134,39 @@ export function nestFields(values: Record<string, unknown>): Record<string, unkn
     target[parts[parts.length - 1]] = value;
   }
   return out;
+}
+
+/** One line of an array of objects as typed: its properties' text (a checkbox's boolean). */
+export type Line = Record<string, string | boolean>;
+
+/**
+ * The properties a line asks, in the schema's order: all but an optional reference beside other
+ * properties (the server derives it from a sibling, like `ibc` from `ibcNumber`).
+ */
+export function lineProps(items: FieldSchema): string[] {
+  const props = Object.keys(items.properties ?? {});
+  const asked = props.filter((p) => !items.properties![p]['x-ref'] || items.required?.includes(p));
+  return asked.length ? asked : props;
+}
+
+/** Whether a line property holds an IBC serial (it gets a scan button). */
+export const holdsSerial = (prop: string): boolean => /ibcNumber|serial/i.test(prop);
+
+/**
+ * Typed lines turned into the list the record holds: each property coerced by its schema, blank
+ * lines dropped; `missing` names the first kept line (0-based) leaving a required property blank.
+ */
+export function collectLines(items: FieldSchema, lines: Line[]): { value: Record<string, unknown>[]; missing?: { line: number; prop: string } } {
+  const props = lineProps(items);
+  const value: Record<string, unknown>[] = [];
+  for (const [i, line] of lines.entries()) {
+    const typed = Object.fromEntries(props.map((p) => [p, line[p] === undefined ? undefined : coerce(items.properties![p], line[p])]));
+    if (Object.values(typed).every((v) => v === undefined || v === false)) continue;
+    const prop = props.find((p) => items.required?.includes(p) && typed[p] === undefined);
+    if (prop) return { value, missing: { line: i, prop } };
+    value.push(nestFields(typed));
+  }
+  return { value };
 }
 
 /** Whether a scanned IBC is itself the feature's record (the ibc workflow's records are the IBCs). */

@@ -17,6 +17,10 @@ export interface FieldSchema {
   required?: string[];
   minimum?: number;
   maximum?: number;
+  /** An array's items (lines: `{type: 'object', properties, required}`). */
+  items?: FieldSchema;
+  /** An array's least count of items (1: the array is required). */
+  minItems?: number;
 }
 
 export type FeatureIcon =

@@ -5,7 +5,24 @@ import { hasNfc, readTag } from './nfc';
 
 const CameraScanner = lazy(() => import('./CameraScanner'));
 
+/** The camera reader, loaded only when first opened (it and its wasm stay out of the first load). */
+export function CameraReader({ onCode, onClose }: { onCode: (raw: string) => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<p role="status">{t('app.loading')}</p>}>
+      <CameraScanner onCode={onCode} onClose={onClose} />
+    </Suspense>
+  );
+}
+
 export type ScanTarget = { serial: string } | { nfc: string };
+
+/** Waits for one NFC tag: the IBC serial its text or URL record carries, else the tag's own serial. */
+export async function readTarget(signal: AbortSignal): Promise<ScanTarget> {
+  const read = await readTag(signal);
+  const fromText = read.text ? parseScan(read.text) : null;
+  return fromText ? { serial: fromText.serial } : { nfc: read.tag };
+}
 
 /**
  * Finding an IBC: typing its serial always works; Web NFC reads its tag where the browser has
@@ -39,9 +56,7 @@ export function ScanPanel({ onScan, busy }: { onScan: (target: ScanTarget) => vo
     setNfc(ctrl);
     setError(null);
     try {
-      const read = await readTag(ctrl.signal);
-      const fromText = read.text ? parseScan(read.text) : null;
-      onScan(fromText ? { serial: fromText.serial } : { nfc: read.tag });
+      onScan(await readTarget(ctrl.signal));
     } catch (e) {
       if ((e as Error).name !== 'AbortError') setError(t('feature.nfcFailed', { message: (e as Error).message }));
     } finally {
@@ -66,11 +81,7 @@ export function ScanPanel({ onScan, busy }: { onScan: (target: ScanTarget) => vo
       </div>
       {nfc ? <p role="status">{t('feature.nfcWaiting')}</p> : null}
       {error ? <p className="error" role="alert">{error}</p> : null}
-      {camera ? (
-        <Suspense fallback={<p role="status">{t('app.loading')}</p>}>
-          <CameraScanner onCode={onCode} onClose={() => setCamera(false)} />
-        </Suspense>
-      ) : null}
+      {camera ? <CameraReader onCode={onCode} onClose={() => setCamera(false)} /> : null}
     </section>
   );
 }

@@ -1,20 +1,32 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
-import { coerce, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, requiredFields } from '../definitions';
+import {
+  coerce, collectLines, fieldLabel, fieldSchema, geoFields, holdsSerial, inputKind, lineProps, nestFields, requiredFields, titleOf, type Line,
+} from '../definitions';
 import { hasNfc, readTag } from '../scan/nfc';
+import { ScanButton } from '../scan/ScanButton';
 import { useMobile } from '../services';
-import type { FeatureDef, MobileRecord } from '../types';
+import type { FeatureDef, FieldSchema, MobileRecord } from '../types';
 
 export interface FormResult {
   fields: Record<string, unknown>;
   comment?: string;
 }
 
+/** A typed line and the key React keeps its row by (rows are removed from the middle). */
+interface KeyedLine {
+  key: number;
+  values: Line;
+}
+let lineKeys = 0;
+const newLine = (): KeyedLine => ({ key: ++lineKeys, values: {} });
+
 /**
  * The form of one action (a transition's fields, or a create's): one input per field, chosen by
  * its JSON Schema (enum: a choice; x-ref: a picker over the entity's kept master data; number,
- * boolean, date…); a "use my location" button when the fields hold a latitude and a longitude.
+ * boolean, date…; an array of objects: lines, each with its properties' inputs); a "use my
+ * location" button when the fields hold a latitude and a longitude.
  */
 export function ActionForm({ feature, heading, fields, comment, required = [], onSubmit, onCancel, initial = {} }: {
   feature: FeatureDef; heading: string; fields: string[]; comment: 'none' | 'optional' | 'required'; required?: string[];
@@ -23,6 +35,11 @@ export function ActionForm({ feature, heading, fields, comment, required = [], o
   const m = useMobile();
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<string, string | boolean>>(initial);
+  // Lines of the array-of-objects fields; a required array starts with one empty line.
+  const [lines, setLines] = useState<Record<string, KeyedLine[]>>(() => {
+    const req = requiredFields(feature, fields, required);
+    return Object.fromEntries(fields.filter((f) => inputKind(fieldSchema(feature, f)) === 'lines').map((f) => [f, req.includes(f) ? [newLine()] : []]));
+  });
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [locating, setLocating] = useState(false);
@@ -43,10 +60,23 @@ export function ActionForm({ feature, heading, fields, comment, required = [], o
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const missing = requiredFields(feature, fields, required).find((f) => values[f] === undefined || values[f] === '');
-    if (missing) return setError(t('feature.required', { field: fieldLabel(feature, missing, m.lang) }));
-    if (comment === 'required' && !note.trim()) return setError(t('feature.required', { field: t('feature.comment') }));
-    const typed = Object.fromEntries(fields.map((f) => [f, values[f] === undefined ? undefined : coerce(fieldSchema(feature, f), values[f])]));
+    setError(null);
+    const req = requiredFields(feature, fields, required);
+    const typed: Record<string, unknown> = {};
+    const missing = (field: string) => setError(t('feature.required', { field }));
+    for (const f of fields) {
+      const schema = fieldSchema(feature, f);
+      if (inputKind(schema) === 'lines') {
+        const { value, missing: blank } = collectLines(schema.items!, (lines[f] ?? []).map((l) => l.values));
+        if (blank) return missing(t('feature.lineField', { field: titleOf(schema.items!.properties![blank.prop], blank.prop, m.lang), n: blank.line + 1 }));
+        if (!value.length && req.includes(f)) return missing(fieldLabel(feature, f, m.lang));
+        typed[f] = value.length ? value : undefined;
+      } else {
+        if (req.includes(f) && (values[f] === undefined || values[f] === '')) return missing(fieldLabel(feature, f, m.lang));
+        typed[f] = values[f] === undefined ? undefined : coerce(schema, values[f]);
+      }
+    }
+    if (comment === 'required' && !note.trim()) return missing(t('feature.comment'));
     onSubmit({ fields: nestFields(typed), ...(note.trim() ? { comment: note.trim() } : {}) });
   };
 
@@ -56,7 +86,13 @@ export function ActionForm({ feature, heading, fields, comment, required = [], o
       {geo ? (
         <button type="button" className="btn" onClick={locate} disabled={locating}>📍 {locating ? t('feature.locating') : t('feature.useLocation')}</button>
       ) : null}
-      {fields.map((f) => <FieldInput key={f} feature={feature} name={f} value={values[f]} onChange={(v) => set(f, v)} />)}
+      {fields.map((f) => {
+        const schema = fieldSchema(feature, f);
+        const label = fieldLabel(feature, f, m.lang);
+        return inputKind(schema) === 'lines'
+          ? <LinesInput key={f} name={f} items={schema.items!} label={label} lines={lines[f] ?? []} onChange={(l) => setLines((old) => ({ ...old, [f]: l }))} />
+          : <FieldInput key={f} schema={schema} name={f} label={label} value={values[f]} onChange={(v) => set(f, v)} />;
+      })}
       {comment !== 'none' ? (
         <label>{t('feature.comment')}
           <textarea name="comment" value={note} onChange={(e) => setNote(e.target.value)} rows={3} />
@@ -71,12 +107,41 @@ export function ActionForm({ feature, heading, fields, comment, required = [], o
   );
 }
 
-function FieldInput({ feature, name, value, onChange }: { feature: FeatureDef; name: string; value: string | boolean | undefined; onChange: (v: string | boolean) => void }) {
+/**
+ * An array of objects: one small fieldset per line with an input for each property the line asks
+ * (`lineProps`: an optional reference the server derives from a sibling is left out), a scan
+ * button beside an IBC serial, "Remove" per line and "Add line".
+ */
+function LinesInput({ name, items, label, lines, onChange }: { name: string; items: FieldSchema; label: string; lines: KeyedLine[]; onChange: (lines: KeyedLine[]) => void }) {
   const m = useMobile();
   const { t } = useTranslation();
-  const schema = fieldSchema(feature, name);
+  const props = lineProps(items);
+  const set = (i: number, prop: string, v: string | boolean) => onChange(lines.map((l, j) => (j === i ? { ...l, values: { ...l.values, [prop]: v } } : l)));
+  return (
+    <fieldset className="lines stack" data-testid={`lines-${name}`}>
+      <legend>{label}</legend>
+      {lines.map((line, i) => (
+        <fieldset key={line.key} className="line stack" data-testid={`line-${name}-${i}`}>
+          <legend>{t('feature.line', { n: i + 1 })}</legend>
+          {props.map((p) => {
+            const title = titleOf(items.properties![p], p, m.lang);
+            const input = <FieldInput key={p} schema={items.properties![p]} name={`${name}.${i}.${p}`} label={title} value={line.values[p]} onChange={(v) => set(i, p, v)} grow />;
+            return holdsSerial(p) ? <div key={p} className="row">{input}<ScanButton label={title} onSerial={(v) => set(i, p, v)} /></div> : input;
+          })}
+          <button type="button" className="btn small danger" data-testid={`remove-line-${name}-${i}`} onClick={() => onChange(lines.filter((_, j) => j !== i))}>{t('feature.removeLine')}</button>
+        </fieldset>
+      ))}
+      <button type="button" className="btn" data-testid={`add-line-${name}`} onClick={() => onChange([...lines, newLine()])}>＋ {t('feature.addLine')}</button>
+    </fieldset>
+  );
+}
+
+function FieldInput({ schema, name, label, value, onChange, grow }: {
+  schema: FieldSchema; name: string; label: string; value: string | boolean | undefined; onChange: (v: string | boolean) => void; grow?: boolean;
+}) {
+  const m = useMobile();
+  const { t } = useTranslation();
   const kind = inputKind(schema, name);
-  const label = fieldLabel(feature, name, m.lang);
   const text = typeof value === 'string' ? value : '';
   switch (kind) {
     case 'boolean':
@@ -108,7 +173,7 @@ function FieldInput({ feature, name, value, onChange }: { feature: FeatureDef; n
     default: {
       const type = { number: 'number', integer: 'number', date: 'date', datetime: 'datetime-local', text: 'text' }[kind as string] ?? 'text';
       return (
-        <label>{label}
+        <label className={grow ? 'grow' : undefined}>{label}
           <input name={name} type={type} step={kind === 'number' ? 'any' : undefined} inputMode={kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : undefined}
             min={schema.minimum} max={schema.maximum} value={text} onChange={(e) => onChange(e.target.value)} />
         </label>

@@ -59,3 +59,31 @@ export const DISTRIBUTOR: FeatureDef = {
   },
   transitions: { cancel: { label: { en: 'Cancel', es: 'Anular', fr: 'Annuler' }, from: ['draft', 'confirmed'], to: 'cancelled' } },
 };
+
+/** A create whose `containers` is an array of objects, shaped as the server sends ibc_batch_preparation's (its `ibc` reference derived from `ibcNumber`). */
+export const BATCH: FeatureDef = {
+  id: 'ibc.batchpreparation', key: 'ibc.mobile.batchpreparation', icon: 'batch', workflow: 'ibc_batch_preparation',
+  label: { en: 'IBC Batch Preparation', es: 'Preparación de lote de IBC', fr: 'Préparation de lot d\'IBC' },
+  create: { fields: ['batchDate', 'containers'] },
+  actions: [],
+  fields: {
+    type: 'object',
+    properties: {
+      batchDate: { type: 'string', format: 'date', title: { en: 'Date', es: 'Fecha', fr: 'Date' } },
+      containers: {
+        type: 'array', title: { en: 'IBCs', es: 'IBC', fr: 'IBC' }, minItems: 1,
+        items: {
+          type: 'object', required: ['quantity', 'topSeal'],
+          properties: {
+            ibc: { type: ['string', 'number', 'object'], 'x-ref': 'ibc_container', title: 'IBC' },
+            ibcNumber: { type: 'string', title: { en: 'IBC serial number', es: 'Número de serie del IBC', fr: 'Numéro de série de l\'IBC' } },
+            quantity: { type: 'number', minimum: 0, title: { en: 'Quantity', es: 'Cantidad', fr: 'Quantité' } },
+            topSeal: { type: 'string', title: { en: 'Top seal', es: 'Precinto superior', fr: 'Scellé supérieur' } },
+            full: { type: 'boolean', title: { en: 'Full', es: 'Lleno', fr: 'Plein' } },
+          },
+        },
+      },
+    },
+  },
+  transitions: {},
+};
