@@ -42,6 +42,7 @@ const { url, stop } = await start(env, {
 });
 console.log(`\nTraceability platform running at ${url}`);
 console.log(`  API docs: ${url}/api/docs`);
+console.log(`  mobile app (phones, works offline): ${url}/m/`);
 console.log(`  sign in as superadmin: ${config.adminEmail} / ${process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : config.adminPassword}`);
 for (const u of users) console.log(`  ${u.role}: ${u.email} / ${DEMO_PASSWORD}`);
 if (fake) console.log(`  declarations go to a local fake of the authority at ${fake.url} (set AUTHORITY_BASE_URL, AUTHORITY_USER and AUTHORITY_PASSWORD for the real one)`);

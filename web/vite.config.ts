@@ -24,7 +24,7 @@ export function precompress(outDir = join(webRoot, 'dist')): Plugin {
     name: 'tm-precompress',
     apply: 'build',
     closeBundle() {
-      for (const file of walk(outDir).filter((f) => /\.(js|css|html|svg|json)$/.test(f) && !f.includes('.vite'))) {
+      for (const file of walk(outDir).filter((f) => /\.(js|css|html|svg|json|wasm|webmanifest)$/.test(f) && !f.includes('.vite'))) {
         const data = readFileSync(file);
         if (data.length < 1024) continue;
         writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));

@@ -67,3 +67,24 @@ export const IBC_USERS = {
   readerEs: { email: 'elena.flota@e2e.local', password: PASSWORD, name: 'Elena Flota', language: 'es', group: 'filler' },
   readerFr: { email: 'francois.flotte@e2e.local', password: PASSWORD, name: 'François Flotte', language: 'fr', group: 'filler' },
 } as const;
+
+/**
+ * The mobile story's people (e2e/mobileStory.e2e.ts, on its own server seeded with the IBC
+ * story's data): each in a warehouse group of their own deposit whose access is their mobile
+ * keys (plus Master Data, for the reference pickers). The yard and the quality inspector work at
+ * the filler's deposit (two devices in the conflict), the transporter delivers to the customer's
+ * deposit on the customer's behalf, the customer's receiver asks for the return.
+ */
+export const MOBILE_GROUPS = {
+  yard: { name: 'Patio Campana', warehouse: 'filler', access: ['Master Data', 'ibc.mobile.ibcbatchpreparation', 'ibc.mobile.delivery', 'ibc.mobile.returns', 'ibc.mobile.performqc'] },
+  quality: { name: 'Calidad Campana', warehouse: 'filler', access: ['Master Data', 'ibc.mobile.performqc'] },
+  transporter: { name: 'Transportes Ruta 9', warehouse: 'customer', access: ['Master Data', 'ibc.mobile.transporterreception'] },
+  receiver: { name: 'Recepción Campo Verde', warehouse: 'customer', access: ['Master Data', 'ibc.mobile.customerreturnrequest'] },
+} as const;
+
+export const MOBILE_USERS = {
+  yard: { email: 'yara.patio@e2e.local', password: PASSWORD, name: 'Yara Patio', language: 'en', group: 'yard' },
+  quality: { email: 'quentin.calidad@e2e.local', password: PASSWORD, name: 'Quentin Calidad', language: 'en', group: 'quality' },
+  transporter: { email: 'tomas.ruta@e2e.local', password: PASSWORD, name: 'Tomás Ruta', language: 'en', group: 'transporter' },
+  receiver: { email: 'rocio.campo@e2e.local', password: PASSWORD, name: 'Rocío Campo', language: 'en', group: 'receiver' },
+} as const;

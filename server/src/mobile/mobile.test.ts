@@ -135,7 +135,7 @@ describe('POST /api/v3/mobile/actions', () => {
     const [refused, made, missing] = r.body.results;
     expect(refused).toMatchObject({ seq: 3, status: 'rejected', error: { code: 'OPERATION_NOT_DRAFT' } });
     expect(refused.error.message).toContain('In-Progress');
-    expect(refused.error.hint).toBe('Este registro de Entrega de IBC ahora está In-Progress: otra persona actuó primero. Actualice, revíselo y vuelva a actuar si aún hace falta.');
+    expect(refused.error.hint).toBe('Este registro de Entrega de IBC ahora está En curso: otra persona actuó primero. Actualice, revíselo y vuelva a actuar si aún hace falta.');
     expect(made).toEqual({ seq: 4, status: 'applied', record: { id: 'dev1-d2', state: 'Draft' } });
     expect(missing).toMatchObject({ seq: 5, status: 'rejected', error: { code: 'VALIDATION_FAILED', hint: 'Revise los valores ingresados, corríjalos y vuelva a actuar.' } });
     expect(missing.error.details.map((d: Body) => d.field)).toContain('sendDate');
@@ -143,7 +143,7 @@ describe('POST /api/v3/mobile/actions', () => {
     // The stored verdict, read back in English.
     const back = await call(clerk, 'GET', `/api/v3/mobile/actions?deviceId=${D1}&after=2`);
     expect(back.body.results.map((v: Body) => [v.seq, v.status])).toEqual([[3, 'rejected'], [4, 'applied'], [5, 'rejected']]);
-    expect(back.body.results[0].error.hint).toBe('This IBC delivery is now In-Progress: someone else acted on it first. Refresh, check it, and act again if still needed.');
+    expect(back.body.results[0].error.hint).toBe('This IBC delivery is now In progress: someone else acted on it first. Refresh, check it, and act again if still needed.');
     expect(back.body.more).toBe(false);
   });
 
@@ -196,7 +196,7 @@ describe('POST /api/v3/mobile/actions', () => {
     const [first] = await send(a, 'dev-a', [ret(1)]);
     const [second] = await send(b, 'dev-b', [ret(1)]);
     expect(first).toMatchObject({ status: 'applied', record: { state: 'returned' } });
-    expect(second).toMatchObject({ status: 'rejected', error: { code: 'TRANSITION_NOT_ALLOWED', hint: 'This IBC container is now returned: someone else acted on it first. Refresh, check it, and act again if still needed.' } });
+    expect(second).toMatchObject({ status: 'rejected', error: { code: 'TRANSITION_NOT_ALLOWED', hint: 'This IBC container is now Returned: someone else acted on it first. Refresh, check it, and act again if still needed.' } });
     expect(await h.store.get(IBC_ENTITY, ibc['C-1'])).toMatchObject({ status: 'returned', offline: true, offlineDevice: 'dev-a' });
   });
 

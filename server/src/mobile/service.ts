@@ -234,7 +234,9 @@ export class MobileService {
     const error = { code: e.code as ErrorCode, params: e.params, hint, hintParams: {} as Rec, ...(details.length ? { details } : {}) };
     if (hint === 'mobile.hint.state') {
       const now = await this.store.get(wf.entity, recordId);
-      error.hintParams = { entity: this.reg.entities[wf.entity].label, state: String(now?.[wf.stateField] ?? e.params.state ?? '') };
+      const state = String(now?.[wf.stateField] ?? e.params.state ?? '');
+      // The state as the app shows it (its label in the request's language), not its id.
+      error.hintParams = { entity: this.reg.entities[wf.entity].label, state: wf.states.find((x) => x.id === state)?.label ?? state };
     } else if (hint === 'mobile.hint.access') error.hintParams = { feature };
     return error;
   }

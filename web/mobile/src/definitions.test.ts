@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
+import { actionsFor, choicesOf, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
 import { BATCH, DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
 import type { QueuedAction } from './types';
 
@@ -134,5 +134,24 @@ describe('lines: an array of objects', () => {
   it('coerces each property, drops blank lines and names the first kept line missing a required property', () => {
     expect(collectLines(items, [{ ibcNumber: 'A', quantity: '1,5', topSeal: 'S' }, { ibcNumber: ' ', full: false }, {}])).toEqual({ value: [{ ibcNumber: 'A', quantity: 1.5, topSeal: 'S' }] });
     expect(collectLines(items, [{}, { ibcNumber: 'A', quantity: '2' }])).toEqual({ value: [], missing: { line: 1, prop: 'topSeal' } });
+  });
+});
+
+describe('choices: a field with options, as the server\'s schema gives them', () => {
+  // engine toJsonSchema writes a field's options as a oneOf of constants with their labels (a return's state, an IBC's material type).
+  const returnState = { type: 'string', title: 'Return state', oneOf: [{ const: 'empty', title: 'Empty' }, { const: 'full', title: 'Full' }] };
+  const state = { type: 'integer', oneOf: [{ const: 1, title: { en: 'Active', es: 'Activo', fr: 'Actif' } }, { const: 3, title: 'Disabled' }] };
+
+  it('is a choice of the constants with their titles, like an enum with its labels', () => {
+    expect(inputKind(returnState, 'returnState')).toBe('select');
+    expect(choicesOf(returnState)).toEqual([{ value: 'empty', label: 'Empty' }, { value: 'full', label: 'Full' }]);
+    expect(choicesOf({ enum: ['a', 'b'], 'x-enumLabels': ['A'] })).toEqual([{ value: 'a', label: 'A' }, { value: 'b', label: undefined }]);
+    expect(choicesOf({ type: 'string' })).toBeNull();
+  });
+
+  it('sends a numeric constant as a number, anything else as typed', () => {
+    expect(coerce(state, '3')).toBe(3);
+    expect(coerce(state, '2')).toBe('2');
+    expect(coerce(returnState, 'full')).toBe('full');
   });
 });

@@ -3,7 +3,7 @@
  * the actions offered for a record's state, the input each field gets, the record's title.
  * Pure functions, no React: the screen stays a thin renderer (DESIGN: like TanStack Table).
  */
-import { localize } from '../../../engine/src/index';
+import { localize, type LocalText } from '../../../engine/src/index';
 import type { FeatureDef, FieldSchema, Lang, MobileRecord, QueuedAction, TransitionDef } from './types';
 
 /** A feature as the server may send it: transitions as a list, action fields omitted, `source` beside `list`. */
@@ -62,9 +62,16 @@ export type InputKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'da
 
 const typeOf = (schema: FieldSchema) => (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
 
-/** The input a field gets, chosen by its schema (JSON Forms' testers): enum, reference, lines (an array of objects), type, format. */
+/** A field's choices, from `enum` (labels in `x-enumLabels`) or a `oneOf` of constants (labels in their titles); null when it has none. */
+export function choicesOf(schema: FieldSchema): { value: string | number; label: LocalText | string | undefined }[] | null {
+  if (schema.enum?.length) return schema.enum.map((value, i) => ({ value, label: schema['x-enumLabels']?.[i] }));
+  const consts = schema.oneOf?.filter((o) => o.const !== undefined);
+  return consts?.length ? consts.map((o) => ({ value: o.const!, label: o.title })) : null;
+}
+
+/** The input a field gets, chosen by its schema (JSON Forms' testers): choices, reference, lines (an array of objects), type, format. */
 export function inputKind(schema: FieldSchema, name = ''): InputKind {
-  if (schema.enum?.length) return 'select';
+  if (choicesOf(schema)) return 'select';
   if (schema['x-ref']) return 'reference';
   const type = typeOf(schema);
   if (type === 'array' && schema.items?.properties) return 'lines';
@@ -116,9 +123,10 @@ export function coerce(schema: FieldSchema, raw: string | boolean): unknown {
     const n = Number(raw.replace(',', '.'));
     return Number.isFinite(n) ? n : raw;
   }
-  if (kind === 'select' && schema.enum?.some((e) => typeof e === 'number')) {
+  const numbers = kind === 'select' ? choicesOf(schema)!.map((c) => c.value).filter((v) => typeof v === 'number') : [];
+  if (numbers.length) {
     const n = Number(raw);
-    return schema.enum.includes(n) ? n : raw;
+    return numbers.includes(n) ? n : raw;
   }
   return raw;
 }

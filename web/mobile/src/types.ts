@@ -10,6 +10,8 @@ export interface FieldSchema {
   enum?: (string | number)[];
   /** Labels of the enum values, in their order (optional). */
   'x-enumLabels'?: (LocalText | string)[];
+  /** A field with options, as the server's schemas give it (engine toJsonSchema): each value and its label. */
+  oneOf?: { const?: string | number; title?: LocalText | string }[];
   format?: string;
   /** The entity a reference points to (a picker over its master data). */
   'x-ref'?: string;

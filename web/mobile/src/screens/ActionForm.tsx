@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
 import {
-  coerce, collectLines, fieldLabel, fieldSchema, geoFields, holdsSerial, inputKind, lineProps, nestFields, requiredFields, titleOf, type Line,
+  choicesOf, coerce, collectLines, fieldLabel, fieldSchema, geoFields, holdsSerial, inputKind, lineProps, nestFields, requiredFields, titleOf, type Line,
 } from '../definitions';
 import { hasNfc, readTag } from '../scan/nfc';
 import { ScanButton } from '../scan/ScanButton';
@@ -153,7 +153,7 @@ function FieldInput({ schema, name, label, value, onChange, grow }: {
         <label>{label}
           <select name={name} value={text} onChange={(e) => onChange(e.target.value)}>
             <option value="">{t('feature.choose')}</option>
-            {schema.enum!.map((v, i) => <option key={String(v)} value={String(v)}>{localize(schema['x-enumLabels']?.[i], m.lang) || String(v)}</option>)}
+            {choicesOf(schema)!.map((c) => <option key={String(c.value)} value={String(c.value)}>{localize(c.label, m.lang) || String(c.value)}</option>)}
           </select>
         </label>
       );
