@@ -21,6 +21,12 @@ export interface MobileActionDef {
   fields: string[];
 }
 
+/** The record fields holding a point (`location.lat`, `location.lng`): the listed records on a map. */
+export interface MobileListMap {
+  lat: string;
+  lng: string;
+}
+
 export interface MobileFeatureDef {
   id: string;
   key: string;
@@ -30,7 +36,7 @@ export interface MobileFeatureDef {
   workflow?: string;
   source?: 'stock';
   scan?: 'ibc';
-  list?: { states?: string[]; title: string; subtitle?: string[] };
+  list?: { states?: string[]; title: string; subtitle?: string[]; map?: MobileListMap };
   create?: { fields: string[] };
   actions: MobileActionDef[];
 }

@@ -12,7 +12,8 @@ type Add = (file: string, pointer: string, message: string) => void;
  * the deployment's, ids are unique, the key is a declared mobile feature key, the workflow, its
  * states, transitions and fields exist, every transition offered is one the key grants, a draft
  * is offered only when the key grants the workflow's drafts, an action asks only what its
- * transition takes (input) or needs (requires), a list is one the key may read.
+ * transition takes (input) or needs (requires), a list is one the key may read, a list's map
+ * names number fields.
  */
 export function checkMobile(p: Parsed, add: Add): void {
   if (!p.mobile) return;
@@ -50,6 +51,13 @@ export function checkMobile(p: Parsed, add: Add): void {
       f.list.states?.forEach((s, j) => { if (!states.has(s)) addAt(`/list/states/${j}`, `"${s}" is not a state of ${wf.name}; its states: ${[...states].join(', ')}`); });
       field('/list/title', f.list.title);
       f.list.subtitle?.forEach((s, j) => field(`/list/subtitle/${j}`, s));
+      for (const axis of ['lat', 'lng'] as const) {
+        const path = f.list.map?.[axis];
+        if (path === undefined) continue;
+        const def = path === HISTORY_FIELD ? undefined : fieldAt(fields, path);
+        if (!def) addAt(`/list/map/${axis}`, `map.${axis} "${path}" is not a field of ${wf.entity}`);
+        else if (def.type !== 'number' || def.multiple) addAt(`/list/map/${axis}`, `map.${axis} "${path}" is a ${def.multiple ? 'list' : def.type} field of ${wf.entity}, not a number`);
+      }
     }
     if (f.create) {
       if (entity.kind !== 'operation') addAt('/create', `${wf.entity} records are not created as drafts (kind ${entity.kind})`);
@@ -81,6 +89,7 @@ function checkStockFeature(f: MobileDefinition['features'][number], grants: (ops
   const column = (pointer: string, c: string) => { if (!STOCK_ROW_FIELDS.includes(c)) addAt(pointer, `"${c}" is not a column of a stock row (${STOCK_ROW_FIELDS.join(', ')})`); };
   if (f.list) {
     if (f.list.states) addAt('/list/states', 'stock rows have no states');
+    if (f.list.map) addAt('/list/map', 'stock rows have no place to map');
     column('/list/title', f.list.title);
     f.list.subtitle?.forEach((c, j) => column(`/list/subtitle/${j}`, c));
   }

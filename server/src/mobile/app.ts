@@ -38,7 +38,7 @@ export function featureFields(reg: Registry, feature: MobileFeatureDef, lang: La
   return root;
 }
 
-/** A feature as the app gets it: as defined, with its workflow's state field, initial state and state labels, the fields schema and each action's transition (label, from, to, required fields). */
+/** A feature as the app gets it: as defined (its `list` with its `map` too), with its workflow's state field, initial state and state labels, the fields schema and each action's transition (label, from, to, required fields). */
 export function featureAnswer(reg: Registry, feature: MobileFeatureDef, lang: Lang): Record<string, unknown> {
   const wf = feature.workflow ? reg.workflows[feature.workflow] : undefined;
   const transitions = feature.actions.map((a) => {
@@ -52,4 +52,10 @@ export function featureAnswer(reg: Registry, feature: MobileFeatureDef, lang: La
   // What the app needs to act on a record offline: where its state is, the state a draft starts in, each state's label.
   const workflow = wf ? { stateField: wf.stateField, initial: wf.initial, states: Object.fromEntries(wf.states.map((s) => [s.id, s.label])) } : {};
   return { ...feature, ...workflow, fields: featureFields(reg, feature, lang), transitions };
+}
+
+/** The tiles of the app's maps (a feature whose list has `map`): the deployment's `settings.map`; an empty `tileUrl` draws no tiles. */
+export function mapAnswer(reg: Registry): { tileUrl: string; attribution: string } {
+  const m = reg.deployment.settings.map;
+  return { tileUrl: m?.tileUrl ?? '', attribution: m?.attribution ?? '' };
 }

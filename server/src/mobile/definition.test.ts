@@ -26,6 +26,7 @@ describe('schemas/mobile.json', () => {
     expect(registry!.mobile.features).toHaveLength(15);
     expect(registry!.mobile.features.every((f) => /^(ibc|bulk)\.mobile\./.test(f.key))).toBe(true);
     expect(registry!.mobile.features.find((f) => f.id === 'ibcInventory')!.actions).toEqual([]);
+    expect(registry!.mobile.features.find((f) => f.id === 'mapLocation')!.list?.map).toEqual({ lat: 'location.lat', lng: 'location.lng' });
   });
 
   it.each([
@@ -42,6 +43,9 @@ describe('schemas/mobile.json', () => {
     ['a list the key may not read', (d: typeof mobile) => { feature(d, 'performQc').workflow = 'return_request'; feature(d, 'performQc').list = { title: 'requestNumber' }; feature(d, 'performQc').actions = []; }, 'feature "performQc": ibc.mobile.performqc does not grant reading return_request'],
     ['a stock feature with actions', (d: typeof mobile) => { feature(d, 'ibcInventoryOutbound').actions = [{ transition: 'confirm' }]; }, 'feature "ibcInventoryOutbound": a stock feature is read-only'],
     ['an app version the deployment does not have', (d: typeof mobile) => { d.appVersion = '1.2.0'; }, "schemas/mobile.json:/appVersion: appVersion 1.2.0 differs from the deployment's settings.mobileAppVersion 1.1.0"],
+    ['a map field the entity lacks', (d: typeof mobile) => { feature(d, 'mapLocation').list.map.lat = 'location.latitude'; }, `/features/${at('mapLocation')}/list/map/lat: feature "mapLocation": map.lat "location.latitude" is not a field of ibc_container`],
+    ['a map field that is not a number', (d: typeof mobile) => { feature(d, 'mapLocation').list.map.lng = 'serial_number'; }, `/features/${at('mapLocation')}/list/map/lng: feature "mapLocation": map.lng "serial_number" is a string field of ibc_container, not a number`],
+    ['a map on a stock list', (d: typeof mobile) => { feature(d, 'ibcInventoryOutbound').list.map = { lat: 'quantity', lng: 'quantity' }; }, 'feature "ibcInventoryOutbound": stock rows have no place to map'],
     ['an icon outside the set', (d: typeof mobile) => { feature(d, 'ibcDelivery').icon = 'lorry'; }, `/features/${at('ibcDelivery')}/icon: must be one of`],
   ])('%s is refused with a message naming it', (_name, edit, message) => {
     const found = problems(edit);

@@ -70,6 +70,9 @@ describe('GET /api/v3/mobile/app', () => {
     expect(all.body.features).toHaveLength(15);
     const map = all.body.features.find((f: Body) => f.id === 'mapLocation');
     expect(map.fields.properties.location).toMatchObject({ type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } } });
+    expect(map.list).toMatchObject({ title: 'serial_number', map: { lat: 'location.lat', lng: 'location.lng' } });
+    // The maps' tiles: the deployment's settings.map.
+    expect(all.body.map).toEqual({ tileUrl: expect.stringMatching(/\{z\}.*\{x\}.*\{y\}/), attribution: expect.any(String) });
     const outbound = all.body.features.find((f: Body) => f.id === 'ibcInventoryOutbound');
     expect(outbound).toMatchObject({ source: 'stock', actions: [], transitions: [], fields: { type: 'object', properties: {} } });
     const none = (await h.userWith(['Deliveries'])).headers;

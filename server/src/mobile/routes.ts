@@ -3,6 +3,7 @@ import type { Registry } from '../../../engine/src/index';
 import { requestLang } from '../routes/masterdata';
 import type { Store } from '../store/types';
 import { ENGINE, OperationService } from '../workflows/service';
+import { mapAnswer } from './app';
 import { actionsBody, actionsQuery, appAnswer, noContent, termsBody, verdictsAnswer } from './schemas';
 import { MobileService, type MobileAction } from './service';
 import { MOBILE_COLLECTIONS } from './verdicts';
@@ -21,8 +22,8 @@ export async function mobileRoutes(app: FastifyInstance, opts: { registry: Regis
 
   app.get('/api/v3/mobile/app', {
     config: { access: null },
-    schema: { tags, summary: 'The mobile app for you: versions, your accepted terms version, and the features your keys give, each with its fields schema and transitions', response: appAnswer },
-  }, async (request) => service.app(principal(request), requestLang(request)));
+    schema: { tags, summary: 'The mobile app for you: versions, your accepted terms version, the map tiles, and the features your keys give, each with its fields schema and transitions', response: appAnswer },
+  }, async (request) => ({ ...(await service.app(principal(request), requestLang(request))), map: mapAnswer(opts.registry) }));
 
   app.post('/api/v3/mobile/terms', {
     config: { access: null },

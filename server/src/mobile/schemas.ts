@@ -87,6 +87,12 @@ export const appAnswer = {
       termsVersion: { type: 'integer' },
       termsAccepted: { type: ['integer', 'null'] },
       lang: { type: 'string' },
+      map: {
+        type: 'object',
+        description: "The deployment's map tiles (settings.map): a URL template with {z}/{x}/{y}, empty for none, and its attribution",
+        properties: { tileUrl: { type: 'string' }, attribution: { type: 'string' } },
+        required: ['tileUrl', 'attribution'],
+      },
       features: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
   },

@@ -51,7 +51,7 @@ function SignedIn() {
     body = <Terms version={app.termsVersion} onAccepted={(v) => setState((s) => ({ ...s, app: { ...app, termsAccepted: v } }))} />;
   } else if (view.name === 'feature') {
     const feature = app.features.find((f) => f.id === view.id);
-    body = feature ? <Feature key={feature.id} feature={feature} /> : <p role="alert">{t('feature.notFound')}</p>;
+    body = feature ? <Feature key={feature.id} feature={feature} tiles={app.map} /> : <p role="alert">{t('feature.notFound')}</p>;
   } else if (view.name === 'sync') {
     body = <Queue app={app} />;
   } else if (view.name === 'menu') {

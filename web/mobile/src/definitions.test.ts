@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, choicesOf, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
+import { actionsFor, choicesOf, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, mapPoints, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
 import { BATCH, DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
 import type { QueuedAction } from './types';
 
@@ -153,5 +153,22 @@ describe('choices: a field with options, as the server\'s schema gives them', ()
     expect(coerce(state, '3')).toBe(3);
     expect(coerce(state, '2')).toBe('2');
     expect(coerce(returnState, 'full')).toBe('full');
+  });
+});
+
+describe('mapPoints: a list with a map', () => {
+  it('turns the records with both coordinates into titled points and counts the others', () => {
+    const records = [
+      { id: 'a', serial_number: 'IBC-1', location: { lat: -34.6, lng: -58.4 } },
+      { id: 'b', serial_number: 'IBC-2', location: { lat: -31.4 } },
+      { id: 'c', serial_number: 'IBC-3' },
+      { id: 'd', serial_number: 'IBC-4', location: { lat: 95, lng: 0 } },
+      { id: 'e', location: { lat: 0, lng: 0 } },
+    ];
+    expect(mapPoints(MAP_LOCATION, records)).toEqual({
+      points: [{ id: 'a', lat: -34.6, lng: -58.4, title: 'IBC-1' }, { id: 'e', lat: 0, lng: 0, title: 'e' }],
+      unplaced: 3,
+    });
+    expect(mapPoints(QC, records)).toBeNull();
   });
 });

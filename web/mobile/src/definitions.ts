@@ -4,6 +4,7 @@
  * Pure functions, no React: the screen stays a thin renderer (DESIGN: like TanStack Table).
  */
 import { localize, type LocalText } from '../../../engine/src/index';
+import { markerAt } from '../../src/masterdata/widgets/mapLogic';
 import type { FeatureDef, FieldSchema, Lang, MobileRecord, QueuedAction, TransitionDef } from './types';
 
 /** A feature as the server may send it: transitions as a list, action fields omitted, `source` beside `list`. */
@@ -208,6 +209,29 @@ export function recordTitle(feature: FeatureDef, record: MobileRecord): { title:
   const title = feature.list ? shown(valueAt(record, feature.list.title)) : '';
   const subtitle = (feature.list?.subtitle ?? []).map((f) => shown(valueAt(record, f))).filter(Boolean).join(' · ');
   return { title: title || shown(record.serial_number) || record.id, subtitle };
+}
+
+/** A listed record on the map: where it stands and its title. */
+export interface MapPoint {
+  id: string;
+  lat: number;
+  lng: number;
+  title: string;
+}
+
+/**
+ * The feature's list on its map (`list.map` names the fields holding a point): a point per record
+ * with both coordinates on the globe, and how many records have no place. Null: the list has no map.
+ */
+export function mapPoints(feature: FeatureDef, records: MobileRecord[]): { points: MapPoint[]; unplaced: number } | null {
+  const map = feature.list?.map;
+  if (!map) return null;
+  const points: MapPoint[] = [];
+  for (const r of records) {
+    const at = markerAt(valueAt(r, map.lat), valueAt(r, map.lng));
+    if (at) points.push({ id: r.id, lat: at[0], lng: at[1], title: recordTitle(feature, r).title });
+  }
+  return { points, unplaced: records.length - points.length };
 }
 
 /** A state's label: the definition's when it has one, else the id. */

@@ -53,7 +53,8 @@ export interface FeatureDef {
   icon: FeatureIcon;
   workflow: string;
   scan?: 'ibc';
-  list?: { states: string[]; title: string; subtitle?: string[]; source?: 'operations' | 'stock' };
+  /** `map`: the record fields holding a point; the screen then shows the listed records on a map. */
+  list?: { states: string[]; title: string; subtitle?: string[]; source?: 'operations' | 'stock'; map?: { lat: string; lng: string } };
   create?: { fields: string[] };
   actions: FeatureAction[];
   fields: FieldSchema;
@@ -66,11 +67,19 @@ export interface FeatureDef {
   stateField?: string;
 }
 
+/** Where a map's tiles come from: a URL template with {z}/{x}/{y}, empty for none, and its attribution. */
+export interface MapTiles {
+  tileUrl: string;
+  attribution: string;
+}
+
 export interface MobileApp {
   appVersion: string;
   termsVersion: number;
   termsAccepted: number | null;
   lang?: string;
+  /** The deployment's map tiles (an empty `tileUrl`: none); absent from a copy kept before the server sent it. */
+  map?: MapTiles;
   features: FeatureDef[];
 }
 

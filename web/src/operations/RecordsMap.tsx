@@ -5,6 +5,17 @@ import type { MapSettings } from '../masterdata/widgets/mapLogic';
 import { MARKER_ICON } from '../masterdata/widgets/LocationMap';
 import type { LocatedRecord } from './model';
 
+/**
+ * `points` as markers in `group` (its earlier markers removed), each made by `marker`, the map
+ * fitted to them (a single point: centred at `zoom`). Shared with the mobile app's records map.
+ */
+export function placeMarkers<P extends { lat: number; lng: number }>(m: L.Map, group: L.LayerGroup, points: readonly P[], zoom: number, marker: (p: P) => L.Marker): void {
+  group.clearLayers();
+  for (const p of points) marker(p).addTo(group);
+  if (points.length === 1) m.setView([points[0].lat, points[0].lng], zoom, { animate: false });
+  else if (points.length > 1) m.fitBounds(L.latLngBounds(points.map((p) => [p.lat, p.lng] as [number, number])), { padding: [24, 24], animate: false });
+}
+
 export interface RecordsMapProps {
   points: LocatedRecord[];
   settings: MapSettings;
@@ -39,8 +50,7 @@ export default function RecordsMap({ points, settings, label, describe, onOpen }
     const m = map.current;
     const group = layer.current;
     if (!m || !group) return;
-    group.clearLayers();
-    for (const p of points) {
+    placeMarkers(m, group, points, Math.max(settings.zoom, 10), (p) => {
       const d = live.current.describe(p);
       const popup = document.createElement('div');
       const link = popup.appendChild(document.createElement('a'));
@@ -52,10 +62,8 @@ export default function RecordsMap({ points, settings, label, describe, onOpen }
       badge.className = 'tm-op-badge tm-op-map__badge';
       badge.style.background = d.color;
       badge.textContent = d.state;
-      L.marker([p.lat, p.lng], { icon: MARKER_ICON, title: `${d.title} · ${d.state}`, alt: d.title }).bindPopup(popup).addTo(group);
-    }
-    if (points.length === 1) m.setView([points[0].lat, points[0].lng], Math.max(settings.zoom, 10), { animate: false });
-    else if (points.length > 1) m.fitBounds(L.latLngBounds(points.map((p) => [p.lat, p.lng] as [number, number])), { padding: [24, 24], animate: false });
+      return L.marker([p.lat, p.lng], { icon: MARKER_ICON, title: `${d.title} · ${d.state}`, alt: d.title }).bindPopup(popup);
+    });
     if (box.current) box.current.dataset.markers = points.map((p) => p.id).join(',');
   }, [points, settings]);
 

@@ -8,7 +8,7 @@ import { mountRoot } from '../../../src/masterdata/domTesting';
 import { openMobileDb } from '../db';
 import { STRINGS } from '../i18n/strings';
 import { Mobile, MobileContext } from '../services';
-import { QC } from '../testing/features';
+import { MAP_LOCATION, QC } from '../testing/features';
 import type { ActionPayload } from '../types';
 import { Feature } from './Feature';
 
@@ -73,5 +73,50 @@ describe('the generic feature screen', () => {
     expect((await m.queue.all())[0]).toMatchObject({ status: 'applied', record: { id: 'r1', state: 'in_qc' } });
     // The verdict is newer than the kept list: the record is now in QC and offers QC's actions.
     expect(buttons(root)).toEqual(['Pass QC', 'Block']);
+  });
+});
+
+describe('a list with a map', () => {
+  it('shows a marker per listed record with a place, counts the others, and a tapped marker selects its record', async () => {
+    localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email: 'map@x', user: { id: 'u1' } }));
+    const data = [
+      { id: 'r1', serial_number: 'IBC-1', status: 'in_stock_empty', location: { lat: -34.6, lng: -58.4 } },
+      { id: 'r2', serial_number: 'IBC-2', status: 'at_customer', location: { lat: -31.4, lng: -64.2 } },
+      { id: 'r3', serial_number: 'IBC-3', status: 'at_customer' },
+    ];
+    const fetchFn = (async () => new Response(JSON.stringify({ data }), { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+    const m = new Mobile(await openMobileDb('feature-map-test'), 'en', window, fetchFn);
+    const i18n = await createI18n(STRINGS, 'en');
+    mounted = mountRoot();
+    mounted.render(
+      <I18nextProvider i18n={i18n}><MobileContext.Provider value={m}>
+        <Feature feature={MAP_LOCATION} tiles={{ tileUrl: 'https://tiles.test/{z}/{x}/{y}.png', attribution: 'Test tiles' }} />
+      </MobileContext.Provider></I18nextProvider>,
+    );
+    await settle();
+    const root = mounted.container;
+    const map = root.querySelector<HTMLElement>('[data-testid=records-map]')!;
+    expect(map.classList.contains('leaflet-container')).toBe(true);
+    expect(map.dataset.tiles).toBe('on');
+    const markers = [...map.querySelectorAll<HTMLElement>('.leaflet-marker-icon')];
+    expect(markers.map((e) => e.getAttribute('title'))).toEqual(['IBC-1', 'IBC-2']);
+    expect(map.dataset.markers).toBe('r1,r2');
+    expect(root.querySelector('[data-testid=map-unplaced]')?.textContent).toBe('Not on the map (no place recorded): 1');
+    // The map sits above the list, which still lists all three.
+    expect(root.querySelectorAll('[data-testid=record-list] li')).toHaveLength(3);
+    expect(map.compareDocumentPosition(root.querySelector('[data-testid=record-list]')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    await act(async () => markers[1].dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(root.querySelector('[data-testid=record-card] h3')?.textContent).toBe('IBC-2');
+    expect(buttons(root)).toEqual(['Map location']);
+
+    // The search narrows the map as it narrows the list.
+    const search = root.querySelector<HTMLInputElement>('input[type=search]')!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(search, 'IBC-1');
+      search.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect(root.querySelector<HTMLElement>('[data-testid=records-map]')!.dataset.markers).toBe('r1');
+    expect(root.querySelector('[data-testid=map-unplaced]')).toBeNull();
   });
 });

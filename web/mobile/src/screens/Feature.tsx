@@ -1,12 +1,18 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
-import { actionsFor, effectiveState, recordTitle, scanFindsRecord, stateLabel, type OfferedAction } from '../definitions';
+import { actionsFor, effectiveState, mapPoints, recordTitle, scanFindsRecord, stateLabel, type OfferedAction } from '../definitions';
 import { ApiRequestError } from '../api';
 import { ScanPanel, type ScanTarget } from '../scan/ScanPanel';
 import { useMobile } from '../services';
-import type { FeatureDef, MobileRecord, QueuedAction } from '../types';
+import type { FeatureDef, MapTiles, MobileRecord, QueuedAction } from '../types';
 import { ActionForm, type FormResult } from './ActionForm';
+
+/** Leaflet (and its CSS) load only when a feature's list has a map: the first load stays small. */
+const RecordsMap = lazy(() => import('./RecordsMap'));
+
+/** No tiles: the markers on a blank background (offline, or a copy kept before the server sent its tiles). */
+const NO_TILES: MapTiles = { tileUrl: '', attribution: '' };
 
 type Mode = { name: 'browse' } | { name: 'create' } | { name: 'action'; action: OfferedAction };
 
@@ -14,9 +20,10 @@ type Mode = { name: 'browse' } | { name: 'create' } | { name: 'action'; action: 
  * The one generic feature screen: everything comes from the feature's definition. Find a record
  * (scan when `scan`, pick from the kept list when `list`), or create one (when `create`); the
  * record's state (as the device believes it, queued actions laid over) offers the actions whose
- * transition may start from it; an action's form queues the action.
+ * transition may start from it; an action's form queues the action. A list with `map` is also
+ * shown on a map (`tiles`: the deployment's, from the app answer), fed by the kept list offline.
  */
-export function Feature({ feature }: { feature: FeatureDef }) {
+export function Feature({ feature, tiles = NO_TILES }: { feature: FeatureDef; tiles?: MapTiles }) {
   const m = useMobile();
   const { t } = useTranslation();
   const [list, setList] = useState<{ records: MobileRecord[]; at: number | null; fromCache: boolean } | null>(null);
@@ -45,7 +52,10 @@ export function Feature({ feature }: { feature: FeatureDef }) {
   const mine = useMemo(() => m.actions.filter((a) => a.user === m.user && a.feature === feature.id), [m.actions, m.user, feature.id]);
   const fetchedAt = list?.at ?? 0;
   const records = useMemo(() => withOfflineCreates(list?.records ?? [], mine, feature), [list, mine, feature]);
-  const shown = records.filter((r) => !filter || JSON.stringify(Object.values(r)).toLowerCase().includes(filter.toLowerCase()));
+  const shown = useMemo(() => records.filter((r) => !filter || JSON.stringify(Object.values(r)).toLowerCase().includes(filter.toLowerCase())), [records, filter]);
+  const located = useMemo(() => mapPoints(feature, shown), [feature, shown]);
+  const pick = useCallback((r: MobileRecord) => { setSelected(r); setNotice(null); window.scrollTo(0, 0); }, []);
+  const onMarker = useCallback((id: string) => { const r = shown.find((x) => x.id === id); if (r) pick(r); }, [shown, pick]);
 
   const onScan = useCallback(async (target: ScanTarget) => {
     setScanError(null);
@@ -134,6 +144,14 @@ export function Feature({ feature }: { feature: FeatureDef }) {
               {list?.fromCache && list.at ? <p className="muted">{t('feature.copyFrom', { time: new Date(list.at).toLocaleString(m.lang) })}</p> : null}
               {listError ? <p className="error" role="alert">{listError}</p> : null}
               <input type="search" aria-label={t('feature.search')} placeholder={t('feature.search')} value={filter} onChange={(e) => setFilter(e.target.value)} />
+              {located && list !== null ? (
+                <>
+                  <Suspense fallback={<p role="status">{t('app.loading')}</p>}>
+                    <RecordsMap points={located.points} tiles={m.online ? tiles : NO_TILES} label={t('feature.map')} onSelect={onMarker} />
+                  </Suspense>
+                  {located.unplaced ? <p className="muted" data-testid="map-unplaced">{t('feature.unplaced', { count: located.unplaced })}</p> : null}
+                </>
+              ) : null}
               {list === null ? <p role="status">{t('app.loading')}</p> : shown.length === 0 ? <p className="muted">{t('feature.empty')}</p> : (
                 <ul className="records" data-testid="record-list">
                   {shown.map((r) => {
@@ -142,7 +160,7 @@ export function Feature({ feature }: { feature: FeatureDef }) {
                     const pending = mine.some((a) => a.recordId === r.id && a.status === 'pending');
                     return (
                       <li key={r.id}>
-                        <button type="button" className={`record ${selected?.id === r.id ? 'selected' : ''}`} aria-pressed={selected?.id === r.id} onClick={() => { setSelected(r); setNotice(null); window.scrollTo(0, 0); }}>
+                        <button type="button" className={`record ${selected?.id === r.id ? 'selected' : ''}`} aria-pressed={selected?.id === r.id} onClick={() => pick(r)}>
                           <span className="record-title">{rt.title}</span>
                           {rt.subtitle ? <span className="muted">{rt.subtitle}</span> : null}
                           <span className="record-state">{stateLabel(feature, st, m.lang)}{pending ? <span className="pill pending">{t('feature.pending')}</span> : null}</span>

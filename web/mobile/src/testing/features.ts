@@ -30,6 +30,7 @@ export const QC: FeatureDef = {
 export const MAP_LOCATION: FeatureDef = {
   id: 'ibc.maplocation', key: 'ibc.mobile.maplocation', icon: 'map', workflow: 'ibc', scan: 'ibc',
   label: { en: 'Map Location', es: 'Ubicación en el mapa', fr: 'Emplacement sur la carte' },
+  list: { states: ['in_stock_empty', 'at_customer'], title: 'serial_number', subtitle: ['status', 'deposit_id'], map: { lat: 'location.lat', lng: 'location.lng' } },
   actions: [{ transition: 'mapLocation', fields: ['location.lat', 'location.lng'] }],
   fields: {
     type: 'object',
