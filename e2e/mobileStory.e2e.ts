@@ -139,9 +139,9 @@ describe('a day of IBCs on phones, with and without coverage', () => {
 
   it('the yard confirms the batch prepared in the office: the IBCs are filled', async () => {
     yard = await phone(MOBILE_USERS.yard);
-    expect(await yard.page.getByTestId('feature-list').getByRole('link').allTextContents()).toEqual([
-      expect.stringContaining('IBC Returns'), expect.stringContaining('Perform QC'), expect.stringContaining('IBC Batch Preparation'), expect.stringContaining('IBC Delivery'),
-    ]);
+    // The features of the yard's keys only, in the definition's order (Map IBC and Map Location share a key).
+    expect((await yard.page.getByTestId('feature-list').getByRole('link').all()).length).toBe(6);
+    for (const id of ['mapIbc', 'ibcReturns', 'performQc', 'ibcBatchPreparation', 'ibcDelivery', 'mapLocation']) await yard.page.getByTestId(`feature-${id}`).waitFor();
     await open(yard, 'ibcBatchPreparation');
     await pick(yard, BATCH);
     expect(await act(yard, 'confirm')).toBe('Saved and sending.');
@@ -255,6 +255,28 @@ describe('a day of IBCs on phones, with and without coverage', () => {
     await screenshot(yard.page, 'mobile-6-qc-passed');
   });
 
+  it('the yard records where an IBC stands from the phone\'s position and finds it on the map', async () => {
+    const place = { latitude: -34.1633, longitude: -58.9592 };
+    await yard.context.grantPermissions(['geolocation']);
+    await yard.context.setGeolocation(place);
+    await open(yard, 'mapLocation');
+    await find(yard, FIRST);
+    await act(yard, 'mapLocation', async (page) => {
+      await page.getByRole('button', { name: /Use my location/ }).click();
+      await expect.poll(() => page.locator('input[name="location.lat"]').inputValue()).toBe(String(place.latitude));
+    });
+    await synced(yard);
+    expect((await ibc(FIRST)).location).toEqual({ lat: place.latitude, lng: place.longitude });
+    await open(yard, 'mapLocation');
+    const marker = yard.page.locator(`[data-testid=records-map] .leaflet-marker-icon[title="${FIRST}"]`);
+    await marker.waitFor({ timeout: 20_000 });
+    // One IBC placed: every other one is counted as not on the map.
+    expect(await yard.page.getByTestId('map-unplaced').innerText()).toMatch(/^Not on the map \(no place recorded\): \d+$/);
+    await marker.click();
+    await yard.page.getByTestId('record-card').getByRole('heading', { name: FIRST }).waitFor();
+    await screenshot(yard.page, 'mobile-7-map-location');
+  });
+
   it('two devices start QC of one IBC while offline: the first to reconnect wins, the other is told why and what to do', async () => {
     const inspector = await phone(MOBILE_USERS.quality);
     for (const p of [yard, inspector]) {
@@ -275,7 +297,7 @@ describe('a day of IBCs on phones, with and without coverage', () => {
     const [refused] = await queue(inspector);
     expect(refused.status).toBe('rejected');
     expect(refused.text).toContain('This IBC container is now In QC: someone else acted on it first.');
-    await screenshot(inspector.page, 'mobile-7-conflict-explained');
+    await screenshot(inspector.page, 'mobile-8-conflict-explained');
     // The refusal stays until dismissed.
     await inspector.page.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(async () => (await queue(inspector)).length).toBe(0);

@@ -76,7 +76,7 @@ export const IBC_USERS = {
  * deposit on the customer's behalf, the customer's receiver asks for the return.
  */
 export const MOBILE_GROUPS = {
-  yard: { name: 'Patio Campana', warehouse: 'filler', access: ['Master Data', 'ibc.mobile.ibcbatchpreparation', 'ibc.mobile.delivery', 'ibc.mobile.returns', 'ibc.mobile.performqc'] },
+  yard: { name: 'Patio Campana', warehouse: 'filler', access: ['Master Data', 'ibc.mobile.ibcbatchpreparation', 'ibc.mobile.delivery', 'ibc.mobile.returns', 'ibc.mobile.performqc', 'ibc.mobile.maplocation'] },
   quality: { name: 'Calidad Campana', warehouse: 'filler', access: ['Master Data', 'ibc.mobile.performqc'] },
   transporter: { name: 'Transportes Ruta 9', warehouse: 'customer', access: ['Master Data', 'ibc.mobile.transporterreception'] },
   receiver: { name: 'Recepción Campo Verde', warehouse: 'customer', access: ['Master Data', 'ibc.mobile.customerreturnrequest'] },
