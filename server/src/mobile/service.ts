@@ -3,7 +3,7 @@ import {
 } from '../../../engine/src/index';
 import { ApiError } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
-import { isStoreError, type Doc, type JsonValue, type Store, type StoredDoc } from '../store/types';
+import { isStoreError, type Doc, type StoreErrorCode, type JsonValue, type Store, type StoredDoc } from '../store/types';
 import type { OperationService } from '../workflows/service';
 import { featureAnswer } from './app';
 import { hintOf, presentVerdict, TERMS, VERDICTS, verdictId, type MobileAction, type StoredError, type StoredVerdict } from './verdicts';
@@ -11,6 +11,9 @@ import { hintOf, presentVerdict, TERMS, VERDICTS, verdictId, type MobileAction, 
 type Rec = Record<string, unknown>;
 
 export type { MobileAction };
+
+/** Store errors that refuse the action's values (as the errors plugin answers them, 400): a rejected verdict. */
+const STORE_REFUSALS: ReadonlySet<StoreErrorCode> = new Set(['INVALID_DOCUMENT', 'INVALID_ARGUMENT', 'INVALID_FILTER']);
 
 /** Verdicts a device reads back in one answer. */
 const VERDICTS_PAGE = 500;
@@ -206,11 +209,14 @@ export class MobileService {
       // Judged meanwhile: its verdict stands (the write above was rolled back or never started).
       const now = await this.store.get(VERDICTS, id);
       if (now) return now as unknown as StoredVerdict;
-      if (a.kind === 'create' && e instanceof ApiError && e.code === 'DUPLICATE_KEY') {
+      // Only a store without transactions can leave a draft without its verdict (see createdUnjudged).
+      if (a.kind === 'create' && e instanceof ApiError && e.code === 'DUPLICATE_KEY' && !this.store.capabilities.transactions) {
         const left = await this.createdUnjudged(wf, a.recordId, p);
         if (left) return this.keep({ ...base, status: 'applied', record: { id: left.id, state: String(left[wf.stateField] ?? '') } });
       }
-      if (isStoreError(e) && e.code !== 'DUPLICATE_KEY') return reject({ code: 'INVALID_REQUEST', params: { detail: e.message }, hint: hintOf('INVALID_REQUEST'), hintParams: {} });
+      // A value the store refuses is the action's fault, judged as the errors plugin answers it; a
+      // failing store (STORE_FAILURE, CLOSED…) is not: no verdict is kept, its message is not shown, the retry judges it.
+      if (isStoreError(e) && STORE_REFUSALS.has(e.code)) return reject({ code: 'INVALID_REQUEST', params: { detail: e.message }, hint: hintOf('INVALID_REQUEST'), hintParams: {} });
       if (!(e instanceof ApiError)) throw e;
       return reject(await this.refusal(e, wf, a.recordId, label));
     }

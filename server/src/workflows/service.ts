@@ -1,12 +1,13 @@
 import {
-  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, deriveFields, ERRORS, HISTORY_FIELD, localize, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
+  availableTransitions, canAccess, DEFAULT_PAGE_SIZE, deriveFields, ERRORS, formatError, formOf, HISTORY_FIELD, localize, referenceSites, planTransition, stampCreate, stampUpdate, type ErrorCode, type Lang,
   type PlanLookup, type Registry, type TransitionDef, type TransitionPlan, type WorkflowDef,
 } from '../../../engine/src/index';
 import { sortablePaths } from '../../../engine/src/list/index';
-import { ApiError } from '../apiError';
+import { ApiError, type ErrorDetail } from '../apiError';
 import type { AuthPrincipal } from '../auth/principal';
 import { strings } from '../auth/policy';
 import { checkedDate, endOf } from '../ledger/stock';
+import { ReferenceResolver } from '../masterdata/references';
 import { MasterDataService } from '../masterdata/service';
 import { buildListQuery } from '../masterdata/query';
 import { getPath } from '../store/docs';
@@ -285,6 +286,38 @@ export class OperationService {
     return { ...before, ...value } as StoredDoc;
   }
 
+  /**
+   * The transition's input with each reference it sets resolved as a draft's are (an id, or the
+   * target's key fields, to the id): the engine checks only a reference's shape, so without this
+   * a transfer could write a deposit that does not exist, or an object, and a value not a string
+   * would pass the warehouse check. 400 naming each that names no record; a value of the wrong
+   * type is left for the engine to refuse.
+   */
+  private async resolvedInput(wf: WorkflowDef, t: TransitionDef, fields: Rec, lang: Lang): Promise<Rec> {
+    const input = t.input ?? [];
+    if (input.length === 0 || !fields || typeof fields !== 'object' || Array.isArray(fields)) return fields;
+    const taken = (path: string) => {
+      const bare = path.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
+      return input.some((i) => bare === i || bare.startsWith(`${i}.`));
+    };
+    const value = structuredClone(fields);
+    const resolver = new ReferenceResolver(this.reg, this.store);
+    const details: ErrorDetail[] = [];
+    for (const site of referenceSites(formOf(this.reg, wf.entity)!.fields, value)) {
+      const v = site.value;
+      const shaped = (typeof v === 'string' && v !== '') || typeof v === 'number' || (!!v && typeof v === 'object' && !Array.isArray(v));
+      if (!shaped || !taken(site.path)) continue;
+      const id = await resolver.resolve(site.field.ref!, v);
+      if (id) site.set(id);
+      else details.push({
+        field: site.path, code: 'FORMAT_REFERENCE_NOT_FOUND',
+        message: formatError('FORMAT_REFERENCE_NOT_FOUND', { label: localize(site.field.label, lang), type: site.field.ref, value: JSON.stringify(v).slice(0, 100) }),
+      });
+    }
+    if (details.length) throw new ApiError('VALIDATION_FAILED', { entity: wf.entity, count: details.length }, details);
+    return value;
+  }
+
   async transition(
     name: string, id: string, transitionId: string, body: { comment?: string; fields?: Rec } | undefined, p: AuthPrincipal, lang: Lang, extra: OperationExtra = {},
   ): Promise<Rec> {
@@ -297,10 +330,11 @@ export class OperationService {
     let plan: TransitionPlan;
     const now = this.clock().toISOString();
     const from = extra.fill && Object.keys(extra.fill).length ? await this.filled(wf, before, extra.fill, warehouse, lang) : before;
-    const lookup = await this.lookup(wf, t, from, body?.fields);
+    const fields = body?.fields === undefined ? undefined : await this.resolvedInput(wf, t, body.fields, lang);
+    const lookup = await this.lookup(wf, t, from, fields);
     try {
       const ctx = { userId: p.userId, userName: p.displayName, now, lang, lookup };
-      plan = this.engine.planTransition(this.reg, wf, from, t.id, { comment: body?.comment, fields: body?.fields }, ctx);
+      plan = this.engine.planTransition(this.reg, wf, from, t.id, { comment: body?.comment, fields }, ctx);
     } catch (e) {
       throw asApiError(e) ?? e;
     }
