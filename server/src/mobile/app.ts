@@ -17,19 +17,23 @@ function fieldSchema(f: FieldDef, lang: Lang): Schema {
 }
 
 /**
- * The JSON Schema of the values a feature asks (its create's and its actions' fields), nested as
- * the record is: `location.lat` is `properties.location.properties.lat`.
+ * The JSON Schema of a feature's fields: the values it asks (its create's and its actions' fields)
+ * and the fields its list shows (title and subtitle: the app renders each by its type, options and
+ * `x-ref`; a form still asks only the fields its action names), nested as the record is:
+ * `location.lat` is `properties.location.properties.lat`.
  */
 export function featureFields(reg: Registry, feature: MobileFeatureDef, lang: Lang): Schema {
   const root: Schema = { type: 'object', properties: {} };
   if (!feature.workflow) return root;
   const fields = formOf(reg, reg.workflows[feature.workflow].entity)!.fields;
-  const paths = [...new Set([...(feature.create?.fields ?? []), ...feature.actions.flatMap((a) => a.fields)])];
+  const listed = feature.list ? [feature.list.title, ...(feature.list.subtitle ?? [])] : [];
+  const paths = [...new Set([...(feature.create?.fields ?? []), ...feature.actions.flatMap((a) => a.fields), ...listed])];
   for (const path of paths) {
     const parts = path.split('.');
     let at = root;
     for (let i = 0; i < parts.length; i++) {
-      const def = fieldAt(fields, parts.slice(0, i + 1).join('.'))!;
+      const def = fieldAt(fields, parts.slice(0, i + 1).join('.'));
+      if (!def) break;
       const props = (at.properties ??= {});
       if (i === parts.length - 1) props[parts[i]] = fieldSchema(def, lang);
       else at = props[parts[i]] ??= { type: 'object', title: localize(def.label, lang), properties: {} };

@@ -57,7 +57,9 @@ describe('GET /api/v3/mobile/app', () => {
     expect(confirm).toMatchObject({ key: 'ibc.mobile.delivery', icon: 'truck', workflow: 'ibc_delivery', scan: 'ibc', list: { states: ['Draft'] } });
     expect(confirm.label).toEqual({ en: 'IBC Delivery', es: 'Entrega de IBC', fr: "Livraison d'IBC" });
     expect(confirm).toMatchObject({ stateField: 'deliveryStatus', initial: 'Draft', states: { 'In-Progress': expect.objectContaining({ en: expect.any(String) }) } });
-    expect(confirm.fields).toEqual({ type: 'object', properties: { sendDate: expect.objectContaining({ title: 'Fecha de envío' }) } });
+    // The action's field, and the list's title and subtitle fields (the app renders them by type, options and reference).
+    expect(confirm.fields).toEqual({ type: 'object', properties: { sendDate: expect.objectContaining({ title: 'Fecha de envío' }), shipmentID: expect.any(Object), receiverDeposit: expect.any(Object), noOfItems: expect.any(Object) } });
+    expect(confirm.fields.properties.receiverDeposit).toMatchObject({ 'x-ref': 'company_division' });
     expect(confirm.transitions).toEqual([{ transition: 'confirm', label: 'Confirmar', from: ['Draft'], to: 'In-Progress', fields: ['sendDate'], required: ['sendDate'], comment: 'optional' }]);
     expect(distributor.create.fields).toContain('receiverDeposit');
     expect(distributor.fields.properties.receiverDeposit).toMatchObject({ 'x-ref': 'company_division' });
@@ -71,6 +73,12 @@ describe('GET /api/v3/mobile/app', () => {
     const map = all.body.features.find((f: Body) => f.id === 'mapLocation');
     expect(map.fields.properties.location).toMatchObject({ type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } } });
     expect(map.list).toMatchObject({ title: 'serial_number', map: { lat: 'location.lat', lng: 'location.lng' } });
+    // A list's subtitle fields are in `fields`: the state field with its options, a reference naming its entity.
+    const qc = all.body.features.find((f: Body) => f.id === 'performQc');
+    expect(qc.list.subtitle).toEqual(['status', 'deposit_id', 'qcDate']);
+    expect(qc.fields.properties.deposit_id).toMatchObject({ 'x-ref': 'company_division' });
+    expect(qc.fields.properties.status.oneOf).toContainEqual(expect.objectContaining({ const: 'in_stock_empty' }));
+    expect(qc.fields.properties.serial_number).toBeDefined();
     // The maps' tiles: the deployment's settings.map.
     expect(all.body.map).toEqual({ tileUrl: expect.stringMatching(/\{z\}.*\{x\}.*\{y\}/), attribution: expect.any(String) });
     const outbound = all.body.features.find((f: Body) => f.id === 'ibcInventoryOutbound');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, choicesOf, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, mapPoints, nestFields, normaliseFeature, recordTitle, requiredFields, stateOf } from './definitions';
-import { BATCH, DISTRIBUTOR, MAP_LOCATION, QC } from './testing/features';
+import { actionsFor, choicesOf, coerce, collectLines, holdsSerial, lineProps, effectiveState, fieldLabel, fieldSchema, geoFields, inputKind, listRefs, mapPoints, nestFields, normaliseFeature, recordTitle, requiredFields, shownValue, stateOf } from './definitions';
+import { BATCH, DISTRIBUTOR, MAP_LOCATION, QC, RETURNS } from './testing/features';
 import type { QueuedAction } from './types';
 
 const queued = (over: Partial<QueuedAction>): QueuedAction => ({
@@ -83,6 +83,39 @@ describe('fields', () => {
     expect(recordTitle(QC, { id: 'r1', serial_number: 'IBC-1', material_type: 'HDPE' })).toEqual({ title: 'IBC-1', subtitle: 'HDPE' });
     expect(recordTitle(MAP_LOCATION, { id: 'r2', serial_number: 'IBC-2' }).title).toBe('IBC-2');
     expect(recordTitle(DISTRIBUTOR, { id: 'r3' }).title).toBe('r3');
+  });
+});
+
+describe('shownValue: a listed value as a person reads it', () => {
+  const deposits = [{ id: '01M8GJ3FTQ1TKXYRG2JPR8JHM6', name: 'Depósito Envasado Campana' }, { id: 'd2', code: 'D-2' }];
+  const record = { id: 'r1', serial_number: 'IBC-1', status: 'in_stock_empty', deposit_id: '01M8GJ3FTQ1TKXYRG2JPR8JHM6', returnState: 'empty', returnDate: '2024-03-05' };
+
+  it('gives the state field its state\'s label in the language (not the option\'s), a choice its label, a reference its record\'s name, a date the language\'s date', () => {
+    const view = { lang: 'es' as const, refs: { company_division: deposits } };
+    expect(shownValue(RETURNS, 'status', 'in_stock_empty', view)).toBe('En stock, vacío');
+    expect(shownValue(RETURNS, 'returnState', 'full', view)).toBe('Lleno');
+    expect(shownValue(RETURNS, 'deposit_id', 'd2', view)).toBe('D-2');
+    expect(shownValue(RETURNS, 'deposit_id', { id: 'd2' }, view)).toBe('D-2');
+    expect(shownValue(RETURNS, 'returnDate', '2024-03-05', view)).toBe(new Date(Date.UTC(2024, 2, 5)).toLocaleDateString('es', { timeZone: 'UTC' }));
+    expect(recordTitle(RETURNS, record, { lang: 'en', refs: { company_division: deposits } })).toEqual({
+      title: 'IBC-1', subtitle: `In stock, empty · Depósito Envasado Campana · Empty · ${new Date(Date.UTC(2024, 2, 5)).toLocaleDateString('en', { timeZone: 'UTC' })}`,
+    });
+  });
+
+  it('falls back to the raw value: a reference while its master data loads or when not kept, an unknown choice or state, a text that is no date', () => {
+    expect(shownValue(RETURNS, 'deposit_id', 'gone', { lang: 'en', refs: { company_division: deposits } })).toBe('gone');
+    expect(recordTitle(RETURNS, record, { lang: 'en' }).subtitle).toContain('In stock, empty · 01M8GJ3FTQ1TKXYRG2JPR8JHM6 · Empty');
+    expect(shownValue(RETURNS, 'returnState', 'broken', { lang: 'en' })).toBe('broken');
+    expect(shownValue(RETURNS, 'status', 'scrapped', { lang: 'en' })).toBe('scrapped');
+    expect(shownValue(RETURNS, 'returnDate', 'soon', { lang: 'en' })).toBe('soon');
+    expect(shownValue(RETURNS, 'returnDate', null, { lang: 'en' })).toBe('');
+    // Without a view, the values as stored.
+    expect(recordTitle(RETURNS, record).subtitle).toBe('in_stock_empty · 01M8GJ3FTQ1TKXYRG2JPR8JHM6 · empty · 2024-03-05');
+  });
+
+  it('names the entities a list references, each once', () => {
+    expect(listRefs(RETURNS)).toEqual(['company_division']);
+    expect(listRefs(QC)).toEqual([]);
   });
 });
 

@@ -183,9 +183,12 @@ export function scanFindsRecord(feature: FeatureDef): boolean {
   return feature.workflow === 'ibc';
 }
 
+/** Where a workflow keeps its state when the server does not say. */
+const STATE_FIELDS = ['status', 'deliveryStatus', 'ibcStatus'];
+
 /** The record's workflow state, under whichever field the workflow keeps it. */
 export function stateOf(record: Record<string, unknown>, stateField?: string): string | null {
-  for (const f of stateField ? [stateField] : ['status', 'deliveryStatus', 'ibcStatus']) {
+  for (const f of stateField ? [stateField] : STATE_FIELDS) {
     const v = valueAt(record, f);
     if (typeof v === 'string') return v;
   }
@@ -204,10 +207,76 @@ function shown(v: unknown): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** The record's title and subtitle from the feature's list definition (the id when it has none). */
-export function recordTitle(feature: FeatureDef, record: MobileRecord): { title: string; subtitle: string } {
-  const title = feature.list ? shown(valueAt(record, feature.list.title)) : '';
-  const subtitle = (feature.list?.subtitle ?? []).map((f) => shown(valueAt(record, f))).filter(Boolean).join(' · ');
+/** The title a master-data record is shown by (its name, else the first text field, else its id). */
+export function optionTitle(r: MobileRecord): string {
+  for (const k of ['name', 'title', 'label', 'division_name', 'company_name', 'code']) if (typeof r[k] === 'string' && r[k]) return r[k] as string;
+  const first = Object.entries(r).find(([k, v]) => k !== 'id' && typeof v === 'string' && v);
+  return first ? String(first[1]) : r.id;
+}
+
+/** How listed values are read: the language, and the kept master data by entity (to name references; none yet: their ids). */
+export interface ValueView {
+  lang: Lang;
+  refs?: Record<string, MobileRecord[] | undefined>;
+}
+
+/** The field paths a feature's list shows: its title and subtitle. */
+const listFields = (feature: FeatureDef): string[] => (feature.list ? [feature.list.title, ...(feature.list.subtitle ?? [])] : []);
+
+/** The entities the fields of a feature's list reference (`x-ref`): the master data to load to name them, each once. */
+export function listRefs(feature: FeatureDef): string[] {
+  const refs = listFields(feature).map((f) => fieldSchema(feature, f)).map((s) => s['x-ref'] ?? s.items?.['x-ref']);
+  return [...new Set(refs.filter((e): e is string => !!e))];
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** A date (`format: date`: the day as written, whatever the device's zone) or a date-time in the language; the raw text when it is none. */
+function shownDate(v: string, time: boolean, lang: Lang): string {
+  const day = DAY.exec(v);
+  const d = time ? new Date(v) : day ? new Date(Date.UTC(+day[1], +day[2] - 1, +day[3])) : new Date(NaN);
+  if (Number.isNaN(d.getTime())) return v;
+  return time ? d.toLocaleString(lang) : d.toLocaleDateString(lang, { timeZone: 'UTC' });
+}
+
+/**
+ * A record's value as a person reads it, by its field in the feature's schema: the workflow's
+ * state field gives the state's label, a field with choices the choice's label, a reference the
+ * referenced record's title from the kept master data (its id while they load or when not kept),
+ * a date the language's date; anything else as it is.
+ */
+export function shownValue(feature: FeatureDef, field: string, value: unknown, view: ValueView): string {
+  if (value === undefined || value === null || value === '') return '';
+  const schema = fieldSchema(feature, field);
+  if (Array.isArray(value)) {
+    const items = schema.items ?? {};
+    return value.map((v) => shownScalar(feature, field, items, v, view)).filter(Boolean).join(', ');
+  }
+  return shownScalar(feature, field, schema, value, view);
+}
+
+function shownScalar(feature: FeatureDef, field: string, schema: FieldSchema, value: unknown, view: ValueView): string {
+  if (typeof value === 'string' && field === (feature.stateField ?? STATE_FIELDS.find((f) => f === field))) return stateLabel(feature, value, view.lang);
+  const choice = choicesOf(schema)?.find((c) => String(c.value) === String(value));
+  if (choice) return localize(choice.label, view.lang) || String(value);
+  const entity = schema['x-ref'];
+  if (entity) {
+    const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : value;
+    const ref = view.refs?.[entity]?.find((r) => r.id === String(id));
+    return ref ? optionTitle(ref) : shown(id ?? value);
+  }
+  if (typeof value === 'string' && (schema.format === 'date' || schema.format === 'date-time')) return shownDate(value, schema.format === 'date-time', view.lang);
+  return shown(value);
+}
+
+/**
+ * The record's title and subtitle from the feature's list definition (the id when it has none);
+ * with a `view`, each value rendered by its field (`shownValue`), else as stored.
+ */
+export function recordTitle(feature: FeatureDef, record: MobileRecord, view?: ValueView): { title: string; subtitle: string } {
+  const text = (f: string) => (view ? shownValue(feature, f, valueAt(record, f), view) : shown(valueAt(record, f)));
+  const title = feature.list ? text(feature.list.title) : '';
+  const subtitle = (feature.list?.subtitle ?? []).map(text).filter(Boolean).join(' · ');
   return { title: title || shown(record.serial_number) || record.id, subtitle };
 }
 

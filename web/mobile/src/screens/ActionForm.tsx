@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
 import {
-  choicesOf, coerce, collectLines, fieldLabel, fieldSchema, geoFields, holdsSerial, inputKind, lineProps, nestFields, requiredFields, titleOf, type Line,
+  choicesOf, coerce, collectLines, fieldLabel, fieldSchema, geoFields, holdsSerial, inputKind, lineProps, nestFields, optionTitle, requiredFields, titleOf, type Line,
 } from '../definitions';
 import { hasNfc, readTag } from '../scan/nfc';
 import { ScanButton } from '../scan/ScanButton';
@@ -180,13 +180,6 @@ function FieldInput({ schema, name, label, value, onChange, grow }: {
       );
     }
   }
-}
-
-/** The title a master-data record is shown by (its name, else the first text field, else its id). */
-export function optionTitle(r: MobileRecord): string {
-  for (const k of ['name', 'title', 'label', 'division_name', 'company_name', 'code']) if (typeof r[k] === 'string' && r[k]) return r[k] as string;
-  const first = Object.entries(r).find(([k, v]) => k !== 'id' && typeof v === 'string' && v);
-  return first ? String(first[1]) : r.id;
 }
 
 /** A reference: a choice over the entity's active records, kept from the last time online; a filter when there are many. */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
-import { act } from 'react';
+import { act, type ComponentProps, type ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createI18n } from '../../../src/i18n/i18n';
@@ -8,7 +8,7 @@ import { mountRoot } from '../../../src/masterdata/domTesting';
 import { openMobileDb } from '../db';
 import { STRINGS } from '../i18n/strings';
 import { Mobile, MobileContext } from '../services';
-import { MAP_LOCATION, QC } from '../testing/features';
+import { MAP_LOCATION, QC, RETURNS } from '../testing/features';
 import type { ActionPayload } from '../types';
 import { Feature } from './Feature';
 
@@ -39,20 +39,26 @@ afterEach(() => {
 const settle = async () => {
   for (let i = 0; i < 20; i++) await act(() => new Promise((r) => setTimeout(r, 5)));
 };
+/** Settles until `sel` is on the page (Leaflet's first, cold, dynamic import may take longer than one settle). */
+const settleUntil = async (root: HTMLElement, sel: string) => {
+  for (let i = 0; i < 100 && !root.querySelector(sel); i++) await act(() => new Promise((r) => setTimeout(r, 20)));
+};
+/** Signs `email` in and mounts the feature screen over a Mobile on its own database and `fetchFn`; settles. */
+async function mountFeature(email: string, db: string, fetchFn: typeof fetch, feature: ReactElement<ComponentProps<typeof Feature>>) {
+  localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email, user: { id: 'u1' } }));
+  const m = new Mobile(await openMobileDb(db), 'en', window, fetchFn);
+  const i18n = await createI18n(STRINGS, 'en');
+  mounted = mountRoot();
+  mounted.render(<I18nextProvider i18n={i18n}><MobileContext.Provider value={m}>{feature}</MobileContext.Provider></I18nextProvider>);
+  await settle();
+  return { m, root: mounted.container };
+}
 const buttons = (root: HTMLElement, sel = '[data-testid=record-card] .actions button') => [...root.querySelectorAll(sel)].map((b) => b.textContent);
 
 describe('the generic feature screen', () => {
   it('offers the actions of the chosen record\'s state, queues one, and shows the state it leads to', async () => {
-    localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email: 'qc@x', user: { id: 'u1' } }));
     const server = fakeServer();
-    const m = new Mobile(await openMobileDb('feature-test'), 'en', window, server.fetchFn);
-    const i18n = await createI18n(STRINGS, 'en');
-    mounted = mountRoot();
-    mounted.render(
-      <I18nextProvider i18n={i18n}><MobileContext.Provider value={m}><Feature feature={QC} /></MobileContext.Provider></I18nextProvider>,
-    );
-    await settle();
-    const root = mounted.container;
+    const { m, root } = await mountFeature('qc@x', 'feature-test', server.fetchFn, <Feature feature={QC} />);
     expect(root.querySelector('h2')?.textContent).toBe('Perform QC');
     expect(root.querySelector('input[name=serial]')).not.toBeNull();
     const rows = [...root.querySelectorAll<HTMLButtonElement>('[data-testid=record-list] button')];
@@ -78,23 +84,15 @@ describe('the generic feature screen', () => {
 
 describe('a list with a map', () => {
   it('shows a marker per listed record with a place, counts the others, and a tapped marker selects its record', async () => {
-    localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email: 'map@x', user: { id: 'u1' } }));
     const data = [
       { id: 'r1', serial_number: 'IBC-1', status: 'in_stock_empty', location: { lat: -34.6, lng: -58.4 } },
       { id: 'r2', serial_number: 'IBC-2', status: 'at_customer', location: { lat: -31.4, lng: -64.2 } },
       { id: 'r3', serial_number: 'IBC-3', status: 'at_customer' },
     ];
     const fetchFn = (async () => new Response(JSON.stringify({ data }), { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
-    const m = new Mobile(await openMobileDb('feature-map-test'), 'en', window, fetchFn);
-    const i18n = await createI18n(STRINGS, 'en');
-    mounted = mountRoot();
-    mounted.render(
-      <I18nextProvider i18n={i18n}><MobileContext.Provider value={m}>
-        <Feature feature={MAP_LOCATION} tiles={{ tileUrl: 'https://tiles.test/{z}/{x}/{y}.png', attribution: 'Test tiles' }} />
-      </MobileContext.Provider></I18nextProvider>,
-    );
-    await settle();
-    const root = mounted.container;
+    const { root } = await mountFeature('map@x', 'feature-map-test', fetchFn,
+      <Feature feature={MAP_LOCATION} tiles={{ tileUrl: 'https://tiles.test/{z}/{x}/{y}.png', attribution: 'Test tiles' }} />);
+    await settleUntil(root, '[data-testid=records-map] .leaflet-marker-icon');
     const map = root.querySelector<HTMLElement>('[data-testid=records-map]')!;
     expect(map.classList.contains('leaflet-container')).toBe(true);
     expect(map.dataset.tiles).toBe('on');
@@ -118,5 +116,44 @@ describe('a list with a map', () => {
     });
     expect(root.querySelector<HTMLElement>('[data-testid=records-map]')!.dataset.markers).toBe('r1');
     expect(root.querySelector('[data-testid=map-unplaced]')).toBeNull();
+  });
+});
+
+describe('a list\'s subtitle', () => {
+  it('reads the state\'s label and the deposit\'s name (its id until the kept master data arrives), and the search finds a record by them', async () => {
+    const data = [
+      { id: 'r1', serial_number: 'IBC-1', status: 'in_stock_empty', deposit_id: 'dep1', returnState: 'empty' },
+      { id: 'r2', serial_number: 'IBC-2', status: 'at_customer', deposit_id: 'dep2' },
+    ];
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    const asked: string[] = [];
+    const fetchFn = (async (url: RequestInfo | URL) => {
+      const path = String(url);
+      asked.push(path);
+      let body: unknown = { data };
+      if (path.startsWith('/api/v3/masterdata/company_division?')) {
+        await held;
+        body = { data: [{ id: 'dep1', name: 'Depósito Envasado Campana' }, { id: 'dep2', name: 'Cliente Rosario' }] };
+      }
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const { root } = await mountFeature('ret@x', 'feature-subtitle-test', fetchFn, <Feature feature={RETURNS} />);
+    const subtitles = () => [...root.querySelectorAll('[data-testid=record-list] button .muted')].map((e) => e.textContent);
+    expect(subtitles()).toEqual(['In stock, empty · dep1 · Empty', 'At customer · dep2']);
+
+    release();
+    await settle();
+    expect(subtitles()).toEqual(['In stock, empty · Depósito Envasado Campana · Empty', 'At customer · Cliente Rosario']);
+    expect(asked.filter((p) => p.startsWith('/api/v3/masterdata/'))).toHaveLength(1);
+
+    const search = root.querySelector<HTMLInputElement>('input[type=search]')!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(search, 'rosario');
+      search.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect([...root.querySelectorAll('[data-testid=record-list] .record-title')].map((e) => e.textContent)).toEqual(['IBC-2']);
+    await act(async () => root.querySelector<HTMLButtonElement>('[data-testid=record-list] button')!.click());
+    expect(root.querySelector('[data-testid=record-card] .muted')?.textContent).toBe('At customer · Cliente Rosario');
   });
 });

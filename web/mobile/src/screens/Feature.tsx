@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localize } from '../../../../engine/src/index';
-import { actionsFor, effectiveState, mapPoints, recordTitle, scanFindsRecord, stateLabel, type OfferedAction } from '../definitions';
+import { actionsFor, effectiveState, listRefs, mapPoints, recordTitle, scanFindsRecord, stateLabel, type OfferedAction, type ValueView } from '../definitions';
 import { ApiRequestError } from '../api';
 import { ScanPanel, type ScanTarget } from '../scan/ScanPanel';
 import { useMobile } from '../services';
@@ -49,10 +49,30 @@ export function Feature({ feature, tiles = NO_TILES }: { feature: FeatureDef; ti
     void load();
   }, [load, m.online]);
 
+  // The master data the list's references name (kept for offline by m.options): loaded once, the list re-rendered as each arrives.
+  const [refs, setRefs] = useState<NonNullable<ValueView['refs']>>({});
+  useEffect(() => {
+    let live = true;
+    setRefs({});
+    for (const entity of listRefs(feature)) {
+      void m.options(entity).then((o) => { if (live) setRefs((old) => ({ ...old, [entity]: o })); }, () => undefined);
+    }
+    return () => {
+      live = false;
+    };
+  }, [m, feature]);
+  const view = useMemo<ValueView>(() => ({ lang: m.lang, refs }), [m.lang, refs]);
+
   const mine = useMemo(() => m.actions.filter((a) => a.user === m.user && a.feature === feature.id), [m.actions, m.user, feature.id]);
   const fetchedAt = list?.at ?? 0;
   const records = useMemo(() => withOfflineCreates(list?.records ?? [], mine, feature), [list, mine, feature]);
-  const shown = useMemo(() => records.filter((r) => !filter || JSON.stringify(Object.values(r)).toLowerCase().includes(filter.toLowerCase())), [records, filter]);
+  const titles = useMemo(() => new Map(records.map((r) => [r.id, recordTitle(feature, r, view)])), [records, feature, view]);
+  // The search finds a record by its stored values and by what its row reads (a deposit's name, a state's label).
+  const shown = useMemo(() => records.filter((r) => {
+    if (!filter) return true;
+    const rt = titles.get(r.id);
+    return `${JSON.stringify(Object.values(r))} ${rt?.title} ${rt?.subtitle}`.toLowerCase().includes(filter.toLowerCase());
+  }), [records, titles, filter]);
   const located = useMemo(() => mapPoints(feature, shown), [feature, shown]);
   const pick = useCallback((r: MobileRecord) => { setSelected(r); setNotice(null); window.scrollTo(0, 0); }, []);
   const onMarker = useCallback((id: string) => { const r = shown.find((x) => x.id === id); if (r) pick(r); }, [shown, pick]);
@@ -90,7 +110,7 @@ export function Feature({ feature, tiles = NO_TILES }: { feature: FeatureDef; ti
   const selectedState = selected ? effectiveState(selected, mine, feature, fetchedAt) : null;
   const offered = selected ? actionsFor(feature, selectedState, m.lang) : [];
   const selectedPending = selected ? mine.some((a) => a.recordId === selected.id && a.status === 'pending') : false;
-  const title = selected ? recordTitle(feature, selected) : null;
+  const title = selected ? recordTitle(feature, selected, view) : null;
 
   return (
     <section className="stack" aria-labelledby="feature-heading" data-testid="feature-screen" data-feature={feature.id}>
@@ -155,7 +175,7 @@ export function Feature({ feature, tiles = NO_TILES }: { feature: FeatureDef; ti
               {list === null ? <p role="status">{t('app.loading')}</p> : shown.length === 0 ? <p className="muted">{t('feature.empty')}</p> : (
                 <ul className="records" data-testid="record-list">
                   {shown.map((r) => {
-                    const rt = recordTitle(feature, r);
+                    const rt = titles.get(r.id)!;
                     const st = effectiveState(r, mine, feature, fetchedAt);
                     const pending = mine.some((a) => a.recordId === r.id && a.status === 'pending');
                     return (

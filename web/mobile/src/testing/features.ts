@@ -88,3 +88,24 @@ export const BATCH: FeatureDef = {
   },
   transitions: {},
 };
+
+/** A list whose subtitle holds the state, a reference, a field with options and a date, shaped as the server sends ibcReturns' (list fields in `fields`). */
+export const RETURNS: FeatureDef = {
+  id: 'ibcReturns', key: 'ibc.mobile.return', icon: 'return', workflow: 'ibc', scan: 'ibc',
+  label: { en: 'IBC Returns', es: 'Devoluciones de IBC', fr: 'Retours d\'IBC' },
+  list: { states: ['in_stock_empty', 'at_customer'], title: 'serial_number', subtitle: ['status', 'deposit_id', 'returnState', 'returnDate'] },
+  actions: [],
+  stateField: 'status',
+  states: { in_stock_empty: { en: 'In stock, empty', es: 'En stock, vacío', fr: 'En stock, vide' }, at_customer: { en: 'At customer', es: 'En el cliente', fr: 'Chez le client' } },
+  fields: {
+    type: 'object',
+    properties: {
+      serial_number: { type: 'string', title: 'Serial number' },
+      status: { type: 'string', oneOf: [{ const: 'in_stock_empty', title: 'in stock (option label)' }], title: 'Status' },
+      deposit_id: { type: 'string', 'x-ref': 'company_division', title: { en: 'Deposit', es: 'Depósito', fr: 'Dépôt' } },
+      returnState: { type: 'string', oneOf: [{ const: 'empty', title: { en: 'Empty', es: 'Vacío', fr: 'Vide' } }, { const: 'full', title: { en: 'Full', es: 'Lleno', fr: 'Plein' } }] },
+      returnDate: { type: 'string', format: 'date', title: 'Return date' },
+    },
+  },
+  transitions: {},
+};
