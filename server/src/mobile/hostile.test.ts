@@ -266,6 +266,20 @@ describe('a create under an id the user\'s own web draft has', () => {
     expect(v).toMatchObject({ status: 'rejected', error: { code: 'DUPLICATE_KEY' } });
     expect((await h.store.get('ibc_delivery', web.body.id))!.shipmentID).toBe('U-WEB');
   });
+
+  it('holding what the create wrote, with no verdict: without transactions a crash left it so, and the retry judges it applied', async () => {
+    const user = (await h.userWith(['ibc.mobile.distributordelivery', 'IBC Deliveries'])).headers;
+    await put('U-2', { status: 'prepared' });
+    const fields = { sendDate: TODAY, shipmentID: 'U-CRASH', deposit: plant, receiverDeposit: custDep, receiver: customer, containers: [{ ibcNumber: 'U-2' }] };
+    // What the create writes before its verdict, as a crash between the two would leave it.
+    const left = await call(user, 'POST', '/api/v3/operations/ibc_delivery', fields);
+    expect(left.status, JSON.stringify(left.body)).toBe(201);
+    const [v] = await send(user, 'u-2', [act(1, 'distributorDelivery', 'ibc_delivery', left.body.id, 'create', { fields })]);
+    // With transactions the draft and its verdict are one write: such a draft is never a lost create.
+    if (h.store.capabilities.transactions) expect(v).toMatchObject({ status: 'rejected', error: { code: 'DUPLICATE_KEY' } });
+    else expect(v).toMatchObject({ status: 'applied', record: { id: left.body.id, state: 'Draft' } });
+    expect(await h.store.count('ibc_delivery', { shipmentID: 'U-CRASH' })).toBe(1);
+  });
 });
 
 describe('values of every wrong type, on every feature that writes', () => {
@@ -318,7 +332,11 @@ describe('a store failure while judging', () => {
   it('is not kept as the action\'s verdict nor shown: the retry applies it', async () => {
     const user = (await h.userWith([MAP])).headers;
     const id = await put('X-1', { status: 'prepared' });
-    const failing = vi.spyOn(h.store, 'transaction').mockRejectedValueOnce(new StoreError('STORE_FAILURE', 'SQLITE_IOERR: disk I/O error in /srv/data/store.db'));
+    const broken = new StoreError('STORE_FAILURE', 'SQLITE_IOERR: disk I/O error in /srv/data/store.db');
+    // The transition's first write: its transaction, or without transactions its journal entry.
+    const failing = h.store.capabilities.transactions
+      ? vi.spyOn(h.store, 'transaction').mockRejectedValueOnce(broken)
+      : vi.spyOn(h.store, 'insert').mockRejectedValueOnce(broken);
     const r = await call(user, 'POST', '/api/v3/mobile/actions', { deviceId: 'x-1', actions: [mapLoc(1, id)] });
     failing.mockRestore();
     expect(JSON.stringify(r.body)).not.toContain('SQLITE');

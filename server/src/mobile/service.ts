@@ -20,6 +20,13 @@ const VERDICTS_PAGE = 500;
 
 const isPlain = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
 
+/** Whether `stored` holds every value `sent` gives (objects by their keys, lists item by item); what the server added beside them (a line's resolved IBC) aside. */
+function holds(stored: unknown, sent: unknown): boolean {
+  if (isPlain(sent)) return isPlain(stored) && Object.entries(sent).every(([k, v]) => holds(stored[k], v));
+  if (Array.isArray(sent)) return Array.isArray(stored) && stored.length === sent.length && sent.every((v, i) => holds(stored[i], v));
+  return stored === sent;
+}
+
 /** The first key of `v`, at any depth, a store would read as an operator or a path (`$gt`, `a.b`), or that is empty. */
 function operatorKey(v: unknown, at = ''): string | undefined {
   if (Array.isArray(v)) {
@@ -211,7 +218,7 @@ export class MobileService {
       if (now) return now as unknown as StoredVerdict;
       // Only a store without transactions can leave a draft without its verdict (see createdUnjudged).
       if (a.kind === 'create' && e instanceof ApiError && e.code === 'DUPLICATE_KEY' && !this.store.capabilities.transactions) {
-        const left = await this.createdUnjudged(wf, a.recordId, p);
+        const left = await this.createdUnjudged(wf, a.recordId, p, a.fields ?? {});
         if (left) return this.keep({ ...base, status: 'applied', record: { id: left.id, state: String(left[wf.stateField] ?? '') } });
       }
       // A value the store refuses is the action's fault, judged as the errors plugin answers it; a
@@ -223,12 +230,14 @@ export class MobileService {
   }
 
   /**
-   * A draft this user created under this id that no verdict names: a store without transactions
-   * wrote the draft and stopped before its verdict. The retry finds it and judges it applied.
+   * A draft this user created under this id, holding what this create wrote, that no verdict
+   * names: a store without transactions wrote the draft and stopped before its verdict. The retry
+   * finds it and judges it applied. A draft of other content (the user's own web draft under the
+   * same id) is not this create: it stays refused as taken.
    */
-  private async createdUnjudged(wf: WorkflowDef, recordId: string, p: AuthPrincipal): Promise<StoredDoc | undefined> {
+  private async createdUnjudged(wf: WorkflowDef, recordId: string, p: AuthPrincipal, fields: Rec): Promise<StoredDoc | undefined> {
     const record = await this.store.get(wf.entity, recordId);
-    if (!record || record.createdBy !== p.userId) return undefined;
+    if (!record || record.createdBy !== p.userId || !holds(record, fields)) return undefined;
     const [named] = await this.store.find(VERDICTS, { filter: { workflow: wf.name, recordId, kind: 'create', status: 'applied' }, limit: 1 });
     return named ? undefined : record;
   }
