@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
+import { bulkWorld } from '../testing/bulkWorld';
 
 let h: Harness;
 let staff: Record<string, string>;
@@ -38,19 +39,7 @@ const delivery = (shipmentID: string, quantity: number, truckMapping = { truckNo
 beforeAll(async () => {
   h = await startHarness();
   staff = (await h.userWith(['Master Data', 'Imports', 'Bulk Deliveries', 'Bulk Reception', 'productTraceability'])).headers;
-  litre = (await h.store.insert('units_of_measurement', { unit_name: 'Litre', code: 'LT', state: 1 })).id;
-  bulk = (await h.store.insert('material', { name: 'Glyphosate bulk', uom: litre, state: 1 })).id;
-  const company = async (company_name: string) => (await h.store.insert('company', { company_name, state: 1 })).id;
-  const division = async (division_name: string, company_id: string) => (await h.store.insert('company_division', {
-    division_name, division_type: 'deposit', senasa_id_type: 'x', erp_id: division_name, company_id, country: 'AR', state: 1,
-  })).id;
-  plant = await division('Plant deposit', await company('Agro SA'));
-  receiver = await company('Formulator SRL');
-  dist = await division('Formulator deposit', receiver);
-  await ok('POST', '/api/v3/masterdata/truck', { truckNo: 'TRK-1', plate: 'AB 123 CD', state: 1 }, 201);
-  await ok('POST', '/api/v3/masterdata/iso_tank', { isoTankLicense: 'ISO-1', capacity: 24000, state: 1 }, 201);
-  const imp = await ok('POST', '/api/v3/operations/product_import', { importDate: TODAY, importID: 'IMP-BULK', deposit: plant, productData: [{ material: bulk, batchId: 'BULK-1', quantity: 30000, uom: litre }] }, 201);
-  await ok('POST', `/api/v3/operations/product_import/${imp.id}/transitions/confirm`, {});
+  ({ plant, dist, receiver, bulk, litre } = await bulkWorld(h, staff, 'BULK-1'));
 });
 afterAll(async () => { await h?.close(); });
 
