@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromiumWithCamera, codeVideo } from './harness/camera';
 import { IBC_DATA } from './harness/ibcSeed';
 import { seedMobile } from './harness/mobileSeed';
 import { IBC_GROUPS, MOBILE_USERS } from './harness/users';
@@ -33,9 +37,9 @@ let browser: Browser;
 const phones: Phone[] = [];
 const ids = { product: '', plant: '', litre: '', filler: '', customerDeposit: '', customer: '', batch: '', delivery: '' };
 
-/** A phone signed in to the mobile app as `user`, the terms accepted and the service worker in control. */
-async function phone(user: { email: string; password: string }): Promise<Phone> {
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, baseURL: story.server.url, locale: 'en-US', serviceWorkers: 'allow' });
+/** A phone signed in to the mobile app as `user` (on `on`, a browser of its own when it needs a camera), the terms accepted and the service worker in control. */
+async function phone(user: { email: string; password: string }, on: Browser = browser): Promise<Phone> {
+  const context = await on.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, baseURL: story.server.url, locale: 'en-US', serviceWorkers: 'allow' });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -45,7 +49,10 @@ async function phone(user: { email: string; password: string }): Promise<Phone> 
   await page.getByLabel('E-mail').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'I accept the terms' }).click({ timeout: 20_000 });
+  // The terms are asked once per user: not again on another phone of someone who accepted them.
+  const accept = page.getByRole('button', { name: 'I accept the terms' });
+  await accept.or(page.getByTestId('feature-list')).first().waitFor({ timeout: 20_000 });
+  if (await accept.isVisible()) await accept.click();
   await page.getByTestId('feature-list').waitFor();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
   return p;
@@ -302,5 +309,26 @@ describe('a day of IBCs on phones, with and without coverage', () => {
     await inspector.page.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(async () => (await queue(inspector)).length).toBe(0);
     for (const p of phones) expect(p.errors).toEqual([]);
+  });
+
+  it('a phone without NFC reads the IBC\'s GS1 DataMatrix with its camera', async () => {
+    // The camera films the IBC's label: a GRAI (AI 8003: 0, the asset type, then the serial).
+    const dir = mkdtempSync(join(tmpdir(), 'tm-e2e-camera-'));
+    const video = join(dir, 'label.y4m');
+    await codeVideo(`(8003)09506000134352${SECOND}`, video);
+    const withCamera = await chromiumWithCamera(video);
+    try {
+      const scanner = await phone(MOBILE_USERS.quality, withCamera);
+      await scanner.context.grantPermissions(['camera']);
+      await open(scanner, 'performQc');
+      await scanner.page.getByRole('button', { name: /Scan code/ }).click();
+      await scanner.page.getByTestId('record-card').getByRole('heading', { name: SECOND }).waitFor({ timeout: 30_000 });
+      expect(await scanner.page.getByTestId('record-card').innerText()).toContain('In QC');
+      await screenshot(scanner.page, 'mobile-9-scanned-by-camera');
+      expect(scanner.errors).toEqual([]);
+    } finally {
+      await withCamera.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
