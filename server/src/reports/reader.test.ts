@@ -126,9 +126,13 @@ describe('the report reader thread (embedded store)', () => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().deliveryData).toHaveLength(3);
     // The pipeline took long enough for the checks to mean something.
-    expect(Date.now() - started).toBeGreaterThan(300);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThan(300);
+    // Answered all along, not once the pipeline ended: many health checks came back while it ran,
+    // none waiting anywhere near the pipeline's time (a blocked event loop answers one, after it all).
+    // No fixed bound in ms: on a busy machine every answer is slower, the pipeline's as much.
     expect(waits.length).toBeGreaterThan(5);
-    expect(Math.max(...waits)).toBeLessThan(100);
+    expect(Math.max(...waits)).toBeLessThan(took / 2);
   }, 60_000);
 
   it('stops a pipeline past the time limit with 422 REPORT_TOO_SLOW, and refuses requests past the queue\'s length with 429', async () => {
