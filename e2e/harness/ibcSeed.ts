@@ -1,7 +1,7 @@
 import { requireDefinitions } from '../../definitions/read';
 import { hashPassword } from '../../server/src/auth/passwords';
 import { addMonths, adrDates } from '../../server/src/ibc/dates';
-import { stamp, withSeedStore } from './seed';
+import { insertStoryUser, stamp, withSeedStore } from './seed';
 import { IBC_GROUPS, IBC_USERS, PASSWORD } from './users';
 
 /** The master data the IBC story names on screen; serials of the IBCs it fills, and of the one past its inspection date. */
@@ -50,12 +50,7 @@ export async function seedIbc(appRoot: string, dataDir: string): Promise<void> {
       const group = await store.insert('group', { name: g.name, description: g.name, access: [...g.access], warehouses: [division.id], state: 1, ...stamp() });
       groups[key] = group.id;
     }
-    for (const u of Object.values(IBC_USERS)) {
-      await store.insert('user', {
-        email: u.email, display_name: u.name, state: 1, access: [...IBC_GROUPS[u.group].access], groups: [groups[u.group]], templates: [], profiles: [],
-        language: u.language, notification_channel: 'local', password_hash: hash, ...stamp(),
-      });
-    }
+    for (const u of Object.values(IBC_USERS)) await insertStoryUser(store, u, IBC_GROUPS[u.group].access, groups[u.group], hash);
     const ibcs: [string, string][] = [...[...IBC_DATA.serials, IBC_DATA.spare].map((serial): [string, string] => [serial, monthsAgo(12)]), [IBC_DATA.overdue, monthsAgo(36)]];
     for (const [serial, made] of ibcs) {
       const ibc = { serial_number: serial, company_id: filler.id, manufactured_date: made, material_type: 'rigid_plastic', capacity: 1000, deposit_id: deposits.filler };

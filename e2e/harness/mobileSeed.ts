@@ -1,6 +1,6 @@
 import { hashPassword } from '../../server/src/auth/passwords';
 import { seedIbc } from './ibcSeed';
-import { stamp, withSeedStore } from './seed';
+import { insertStoryUser, stamp, withSeedStore } from './seed';
 import { IBC_GROUPS, MOBILE_GROUPS, MOBILE_USERS, PASSWORD } from './users';
 
 /**
@@ -18,11 +18,6 @@ export async function seedMobile(appRoot: string, dataDir: string): Promise<void
       const group = await store.insert('group', { name: g.name, description: g.name, access: [...g.access], warehouses: [deposit.id], state: 1, ...stamp() });
       groups[key] = group.id;
     }
-    for (const u of Object.values(MOBILE_USERS)) {
-      await store.insert('user', {
-        email: u.email, display_name: u.name, state: 1, access: [...MOBILE_GROUPS[u.group].access], groups: [groups[u.group]], templates: [], profiles: [],
-        language: u.language, notification_channel: 'local', password_hash: hash, ...stamp(),
-      });
-    }
+    for (const u of Object.values(MOBILE_USERS)) await insertStoryUser(store, u, MOBILE_GROUPS[u.group].access, groups[u.group], hash);
   });
 }

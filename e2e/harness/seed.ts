@@ -66,3 +66,11 @@ export async function seedE2e(appRoot: string, dataDir: string): Promise<void> {
     await user(USERS.warehouse, { access: [...USERS.warehouse.access], groups: groupIds });
   });
 }
+
+/** A story's person: signs in with `hash`'s password, in `group`, holding that group's `access`. */
+export async function insertStoryUser(store: Store, u: { email: string; name: string; language: string }, access: readonly string[], group: string, hash: string): Promise<void> {
+  await store.insert('user', {
+    email: u.email, display_name: u.name, state: 1, access: [...access], groups: [group], templates: [], profiles: [],
+    language: u.language, notification_channel: 'local', password_hash: hash, ...stamp(),
+  });
+}
