@@ -263,6 +263,29 @@ describe('a widget\'s read, composed after its report\'s plan', () => {
     expect(tq.pageSize).toBe(10);
     expect(widgetRead(reg, stock, widget(reg, 'stock'), tq)).toEqual({ read: 'page', collection: 'stock_balance', pipeline: reportPlan(reg, stock, tq).rows, pagedInStore: reportPlan(reg, stock, tq).pagedInStore, take: 10 });
   });
+
+  it('folds the source records straight when each is one row and the paths it groups by are theirs; else after the whole pipeline', () => {
+    const r = reg.reports.shipments_report;
+    const q = widgetReportQuery(reg, r, widget(reg, 'perWeek'), filters, '2026-03-18');
+    const plan = reportPlan(reg, r, q, scope);
+    // The join of the receiver adds nothing the chart reads: the rows are the shipments matched.
+    expect(widgetRead(reg, r, widget(reg, 'perWeek'), q, scope)).toEqual({
+      read: 'aggregate', collection: 'shipment',
+      pipeline: [plan.unordered[0], { $group: { _id: { k: '$sendDate', s: '$status' }, v: { $sum: 1 }, l: { $first: null }, sl: { $first: null } } }],
+    });
+    expect(plan.unordered.some((s) => '$lookup' in s)).toBe(true);
+    // Grouped by what the join wrote: the pipeline runs.
+    const byReceiver = { ...widget(reg, 'byState'), groupBy: 'receiver.division_name' };
+    expect(widgetRead(reg, r, byReceiver, q, scope)).toMatchObject({ pipeline: [...plan.unordered, { $group: { _id: { k: '$receiver.division_name' } } }] });
+    // A row filter (on the joined receiver) drops rows after the pipeline: it runs too.
+    const filtered = { ...q, filters: { ...q.filters, receiver: 'North' } };
+    const rowPlan = reportPlan(reg, r, filtered, scope);
+    expect(rowPlan.direct).toBeUndefined();
+    expect(widgetRead(reg, r, widget(reg, 'perWeek'), filtered, scope)).toMatchObject({ pipeline: [...rowPlan.unordered, { $group: { _id: { k: '$sendDate', s: '$status' } } }] });
+    // Lines unwound are many rows a record: a sum over them folds them all.
+    const lines = reg.reports.shipment_lines;
+    expect(reportPlan(reg, lines, widgetReportQuery(reg, lines, widget(reg, 'amount'), {}, '2026-03-18')).direct).toBeUndefined();
+  });
 });
 
 describe('groups shaped for the screen', () => {

@@ -1,11 +1,12 @@
 import type { Registry } from '../registry/registry';
 import { parseReportQuery, type ReportQuery } from '../reports/query';
 import { reportPlan, type ReportPlan } from '../reports/plan';
+import { sourcePathOf } from '../reports/flow';
 import type { LocalText } from '../text';
 import type { ReportDef, Scalar } from '../types';
 import { mondayOf, resolveRange } from './days';
 import type { DashboardFilterValues } from './request';
-import type { DashboardWidgetDef, DayRange, FixedFilterValue, LocatedEntity, MeasureDef } from './types';
+import type { DashboardWidgetDef, DayRange, FixedFilterValue, LocatedEntity } from './types';
 
 type Stage = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -66,11 +67,6 @@ export function widgetReportQuery(reg: Registry, report: ReportDef, widget: Dash
   return parseReportQuery(reg, report, params);
 }
 
-/** The value a measure adds up for one row: 1, or the row's field. */
-function accumulator(m: MeasureDef): unknown {
-  return m.op === 'sum' ? { $sum: `$${m.field}` } : { $sum: 1 };
-}
-
 /**
  * What reading a widget's data from its report takes, composed after the report's own plan
  * (so scope, filters, pipeline and de-duplication are the report's): a KPI count is the
@@ -87,23 +83,32 @@ export function widgetRead(reg: Registry, report: ReportDef, widget: DashboardWi
   const plan = reportPlan(reg, report, q, scope);
   const m = widget.measure;
   if (widget.type === 'table') return { read: 'page', collection: plan.collection, pipeline: plan.rows, pagedInStore: plan.pagedInStore, take: q.pageSize };
+  if (widget.type === 'kpi' && m.op === 'count') return { read: 'total', plan };
+  const keyPath = widget.type === 'kpi' ? undefined : widget.type === 'map' ? widget.locate!.by : widget.groupBy!;
+  const paths = [keyPath, widget.seriesBy, m.field, widget.labelBy, widget.seriesLabelBy].filter((p): p is string => p !== undefined);
+  // The fold reads its paths from the source records when the report's rows are those records,
+  // one each, and the paths still hold their source values: the joins it would skip add none of them.
+  const sources = plan.direct ? new Map(paths.map((p) => [p, sourcePathOf(plan.direct!.flow, p)])) : undefined;
+  const direct = sources && [...sources.values()].every((s) => s !== undefined) ? sources as Map<string, string> : undefined;
+  const head = direct ? [plan.direct!.lead] : plan.unordered;
+  const from = (path: string) => direct?.get(path) ?? path;
+  const ref = (path: string) => `$${from(path)}`;
+  const firstOf = (path: string | undefined) => (path ? { $first: ref(path) } : { $first: null });
+  const value = m.op === 'sum' ? { $sum: ref(m.field!) } : { $sum: 1 };
   if (widget.type === 'kpi') {
-    if (m.op === 'count') return { read: 'total', plan };
     const fold: Stage[] = m.op === 'distinct'
-      ? [{ $group: { _id: `$${m.field}` } }, { $group: { _id: null, v: { $sum: 1 } } }]
-      : [{ $group: { _id: null, v: accumulator(m) } }];
-    return { read: 'aggregate', collection: plan.collection, pipeline: [...plan.unordered, ...fold] };
+      ? [{ $group: { _id: ref(m.field!) } }, { $group: { _id: null, v: { $sum: 1 } } }]
+      : [{ $group: { _id: null, v: value } }];
+    return { read: 'aggregate', collection: plan.collection, pipeline: [...head, ...fold] };
   }
-  const keyPath = widget.type === 'map' ? widget.locate!.by : widget.groupBy!;
-  const firstOf = (path: string | undefined) => (path ? { $first: `$${path}` } : { $first: null });
-  const id: Record<string, string> = { k: `$${keyPath}`, ...(widget.seriesBy ? { s: `$${widget.seriesBy}` } : {}) };
+  const id: Record<string, string> = { k: ref(keyPath!), ...(widget.seriesBy ? { s: ref(widget.seriesBy) } : {}) };
   const fold: Stage[] = m.op === 'distinct'
     ? [
-      { $group: { _id: { ...id, d: `$${m.field}` }, l: firstOf(widget.labelBy), sl: firstOf(widget.seriesLabelBy) } },
+      { $group: { _id: { ...id, d: ref(m.field!) }, l: firstOf(widget.labelBy), sl: firstOf(widget.seriesLabelBy) } },
       { $group: { _id: { k: '$_id.k', ...(widget.seriesBy ? { s: '$_id.s' } : {}) }, v: { $sum: 1 }, l: { $first: '$l' }, sl: { $first: '$sl' } } },
     ]
-    : [{ $group: { _id: id, v: accumulator(m), l: firstOf(widget.labelBy), sl: firstOf(widget.seriesLabelBy) } }];
-  return { read: 'aggregate', collection: plan.collection, pipeline: [...plan.unordered, ...fold] };
+    : [{ $group: { _id: id, v: value, l: firstOf(widget.labelBy), sl: firstOf(widget.seriesLabelBy) } }];
+  return { read: 'aggregate', collection: plan.collection, pipeline: [...head, ...fold] };
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

@@ -34,6 +34,14 @@ export interface ReportPlan {
    * (a dashboard's totals and groups, engine/src/dashboards/reduce.ts): no sort, no page.
    */
   unordered: Stage[];
+  /**
+   * When every source record the leading `$match` keeps is exactly one row, no row filter or
+   * de-duplication follows and no limit cuts: that `$match`, and what the pipeline does to the
+   * source (sourcePathOf tells which row paths still hold a source path's value). A fold that
+   * reads only such paths (a dashboard's count per day) reads them from the source records
+   * straight, without the pipeline's joins and regroupings.
+   */
+  direct?: { lead: Stage; flow: Flow };
 }
 
 /**
@@ -180,5 +188,6 @@ export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scop
       ? { filter: where }
       : { pipeline: [...unordered, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
     unordered: def.limit !== undefined ? [...unordered, sortStage, { $limit: def.limit }] : unordered,
+    ...(plainCount ? { direct: { lead, flow } } : {}),
   };
 }

@@ -176,6 +176,29 @@ export function filterContract(ctx: ContractContext): void {
       expect(page.map((d) => d.name)).toEqual(['Company 057', 'Company 056', 'Company 054']);
     });
 
+    it('counts an equality and a range over a compound index as over none, documents written before it included; refuses a compound index of one path', async () => {
+      const s = ctx.store();
+      const jobs = ctx.fresh('jobs');
+      const docs = Array.from({ length: 40 }, (_, i) => ({ id: `j${String(i).padStart(2, '0')}`, state: ['open', 'done', 'failed'][i % 3], deadline: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, ...(i % 7 ? { soon: `2026-01-${String((i % 20) + 1).padStart(2, '0')}` } : {}) }));
+      await s.insertMany(jobs, docs.slice(0, 20));
+      await s.ensureCollection({ name: jobs, uniqueKeys: [], indexes: ['state'], compoundIndexes: [['state', 'deadline', 'soon']] });
+      await s.insertMany(jobs, docs.slice(20));
+      const filters: Filter[] = [
+        { state: { $in: ['open', 'failed'] }, deadline: { $lte: '2026-01-10' } },
+        { state: { $in: ['open', 'failed'] }, soon: { $lte: '2026-01-08' }, deadline: { $gt: '2026-01-08' } },
+        { state: 'done', deadline: { $gt: '2026-01-20' } },
+      ];
+      for (const f of filters) {
+        const expected = docs.filter((d) => ((f.state as { $in?: string[] }).$in ?? [f.state]).includes(d.state)
+          && Object.entries(f).every(([k, cond]) => k === 'state' || Object.entries(cond as Record<string, string>).every(([op, v]) => {
+            const x = (d as Record<string, string | undefined>)[k];
+            return x !== undefined && (op === '$lte' ? x <= v : x > v);
+          }))).length;
+        expect(await s.count(jobs, f), JSON.stringify(f)).toBe(expected);
+      }
+      await expect(s.ensureCollection({ name: jobs, uniqueKeys: [], indexes: [], compoundIndexes: [['state']] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
     it('refuses hostile or unsupported filters with INVALID_FILTER before touching the database', async () => {
       const s = ctx.store();
       const untouched = ctx.fresh('hostile');

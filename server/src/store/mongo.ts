@@ -97,6 +97,10 @@ export class MongoStore implements Store {
       key.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
     }
     spec.indexes.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    for (const key of spec.compoundIndexes ?? []) {
+      if (!Array.isArray(key) || key.length < 2) throw new StoreError('INVALID_ARGUMENT', 'a compound index lists two or more paths');
+      key.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    }
     (spec.searchPaths ?? []).forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
     this.shared.search.set(spec.name, spec.searchPaths ?? []);
     this.shared.keys.delete(spec.name); // another process may have added keys
@@ -121,6 +125,9 @@ export class MongoStore implements Store {
     }
     for (const p of spec.indexes) {
       if (p !== 'id') await c.createIndex({ [p]: 1, _id: 1 }, { name: `i:${p}`, ...this.opts });
+    }
+    for (const key of spec.compoundIndexes ?? []) {
+      await c.createIndex({ ...Object.fromEntries(key.map((p) => [p, 1])), _id: 1 }, { name: `i:${key.join('+')}`, ...this.opts });
     }
     await this.shared.db.collection<{ _id: string; uniqueKeys: string[][] }>(META)
       .updateOne({ _id: spec.name }, { $set: { uniqueKeys: all } }, { upsert: true, ...this.opts });

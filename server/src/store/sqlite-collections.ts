@@ -94,6 +94,10 @@ export class Collections {
       key.forEach((p) => paths.add(p));
     }
     spec.indexes.forEach((p) => paths.add(p));
+    for (const key of spec.compoundIndexes ?? []) {
+      if (!Array.isArray(key) || key.length < 2) throw new StoreError('INVALID_ARGUMENT', 'a compound index lists two or more paths');
+      key.forEach((p) => paths.add(p));
+    }
     for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
     for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
     try {
@@ -120,6 +124,7 @@ export class Collections {
       }
       // (key, id) lets "ORDER BY key, id LIMIT n" read the index in order and stop early (sqlite-layout.ts).
       for (const p of sortIndexPaths(spec.indexes, spec.uniqueKeys)) this.db.exec(`CREATE INDEX IF NOT EXISTS ${sortIndexName(spec.name, p)} ON ${c.table} (${col(p)}, id)`);
+      for (const key of spec.compoundIndexes ?? []) this.db.exec(`CREATE INDEX IF NOT EXISTS ${sortIndexName(spec.name, key.join('+'))} ON ${c.table} (${key.map(col).join(', ')}, id)`);
       ensureSearch(this.db, spec.name, c.table, spec.searchPaths ?? []);
       c.search = undefined;
       c.searchable = (spec.searchPaths ?? []).length > 0;

@@ -27,6 +27,11 @@ export interface CollectionSpec {
   uniqueKeys: string[][];
   /** Dotted paths that are searched or sorted. */
   indexes: string[];
+  /**
+   * Paths read together, each list one index in that order: an equality on the first and a
+   * range on the next (open jobs past their deadline) are then counted in the index alone.
+   */
+  compoundIndexes?: string[][];
   /** Text paths the `search` option looks in (case-insensitive substring). */
   searchPaths?: string[];
 }

@@ -4,6 +4,8 @@
  * the workflow ever had) as readily as the record's: adopting a million pending records read the
  * whole outbox once a page, and the server answered nothing else for minutes (the browser
  * suite's million-row download crawled at 50 KB/s behind it). The answers are checked too.
+ * And the counts of open jobs past or near their deadline (the dashboards', the monitoring's), which
+ * read every open job's document until their compound indexes covered them.
  */
 import type Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { prepareStore } from '../boot';
 import { SqliteStore } from '../store/sqlite';
 import { realRegistry } from '../testing/harness';
 import { SYNC_JOB } from './collections';
+import { syncCounts } from './deadlines';
 import { adoptPending, recordJobs } from './jobs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tm-recordjobs-'));
@@ -109,5 +112,35 @@ describe('a record\'s jobs', () => {
     expect(await adoptPending(counted, reg, now)).toBe(1);
     expect(reads).toBeGreaterThan(0);
     expect((await recordJobs(store, 'product_import', 'imported-late')).map((j) => j.state)).toEqual(['pending']);
+  });
+});
+
+describe('the outbox\'s deadline counts', () => {
+  it('read open jobs past or near their deadline in an index alone, and count them right', async () => {
+    const now = new Date('2026-01-03T12:00:00.000Z');
+    // Open and settled jobs on both sides of their deadlines (job() gives every one the same: due soon from the 3rd, due on the 4th).
+    await store.insertMany(SYNC_JOB, [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...job('delivery', `late-${i}`, 'declare', i % 3 === 0 ? 'failed' : 'pending'), deadline: '2026-01-02T00:00:00.000Z', dueSoonAt: '2026-01-01T00:00:00.000Z' })),
+      ...Array.from({ length: 20 }, (_, i) => job('delivery', `near-${i}`, 'declare', i % 2 ? 'leased' : 'pending')),
+      ...Array.from({ length: 10 }, (_, i) => ({ ...job('delivery', `later-${i}`, 'declare', 'pending'), deadline: '2026-02-01T00:00:00.000Z', dueSoonAt: '2026-01-31T00:00:00.000Z' })),
+      ...Array.from({ length: 10 }, (_, i) => ({ ...job('delivery', `done-late-${i}`, 'declare', 'done'), deadline: '2026-01-02T00:00:00.000Z' })),
+    ]);
+    const from = prepared.length;
+    const counts = await syncCounts(store, now);
+    const at = now.toISOString();
+    const open = (await store.find(SYNC_JOB, { filter: { state: { $in: ['pending', 'leased', 'failed'] } } }));
+    expect(counts.overdue).toBe(open.filter((j) => String(j.deadline) <= at).length);
+    expect(counts.dueSoon).toBe(open.filter((j) => String(j.dueSoonAt) <= at && String(j.deadline) > at).length);
+    // Beside the jobs the tests above left, the ones written here.
+    expect(counts.overdue).toBeGreaterThanOrEqual(30);
+    expect(counts.dueSoon).toBeGreaterThanOrEqual(20);
+    // Both deadline counts (the statements reading a deadline) enter the index at the state and the deadline: the
+    // open jobs on the wrong side of it are not read (the due-soon test of the rest is on the index's own values).
+    const deadlineReads = prepared.slice(from).filter((q) => q.includes(SYNC_JOB) && q.includes('"k:deadline"'));
+    expect(deadlineReads).toHaveLength(2);
+    for (const sql of deadlineReads) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from(sql.matchAll(/\?/g), () => null)) as { detail: string }[]).map((r) => r.detail).join('; ');
+      expect(plan).toMatch(/USING (COVERING )?INDEX i:sync_job:state\+deadline\+dueSoonAt \(k:state=\? AND k:deadline[<>]\?/);
+    }
   });
 });
