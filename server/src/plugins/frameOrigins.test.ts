@@ -46,6 +46,23 @@ describe('feature frame addresses (shipped deployment: features at /features of 
     expect(r.json().deployment.settings.frame).toMatchObject({ featuresOrigin: 'http://127.0.0.1:3101/features', allowedOrigins: ['http://127.0.0.1:3101'] });
   });
 
+  it('answers a browser that holds the config (its ETag) 304 without the body, per address it was reached at; never without a session', async () => {
+    const user = await h.userWith(['Master Data']);
+    const first = await h.app.inject({ url: '/api/config', headers: { ...user, host: '127.0.0.1:3101' } });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await h.app.inject({ url: '/api/config', headers: { ...user, host: '127.0.0.1:3101', 'if-none-match': etag } });
+    expect([again.statusCode, again.body]).toEqual([304, '']);
+    // Reached at another address: other frame addresses, another body and tag, so the old one gets it whole.
+    const elsewhere = await h.app.inject({ url: '/api/config', headers: { ...user, host: 'localhost:3461', 'if-none-match': etag } });
+    expect(elsewhere.statusCode).toBe(200);
+    expect(elsewhere.headers.etag).not.toBe(etag);
+    expect(elsewhere.json().deployment.settings.frame.featuresOrigin).toBe('http://localhost:3461/features');
+    expect(elsewhere.json()).toEqual({ ...first.json(), deployment: { ...first.json().deployment, settings: { ...first.json().deployment.settings, frame: elsewhere.json().deployment.settings.frame } } });
+    expect((await h.app.inject({ url: '/api/config', headers: { host: '127.0.0.1:3101', 'if-none-match': etag } })).statusCode).toBe(401);
+  });
+
   it('ignores X-Forwarded-* from an untrusted client, and a Host that is not a host', async () => {
     const seen = await seenAt(h, { host: '127.0.0.1:3101', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
     expect(seen.frame.featuresOrigin).toBe('http://127.0.0.1:3101/features');
