@@ -9,7 +9,9 @@ export const BALANCES = 'stock_balance';
 /** The ledger's collections: immutable movements, and one balance per material, batch and deposit. */
 export const LEDGER_COLLECTIONS: CollectionSpec[] = [
   { name: MOVEMENTS, uniqueKeys: [], indexes: ['key', 'material', 'batch', 'deposit', 'at', 'operation.id'] },
-  { name: BALANCES, uniqueKeys: [['material', 'batch', 'deposit']], indexes: ['material', 'batch', 'deposit', 'quantity'] },
+  { name: BALANCES, uniqueKeys: [['material', 'batch', 'deposit']], indexes: ['material', 'batch', 'deposit', 'quantity'],
+    // Stock per deposit and unit (the dashboards' stockByDeposit): summed in the index alone, no balance read.
+    compoundIndexes: [['deposit', 'unit', 'quantity']] },
 ];
 
 /** The operation a movement belongs to. */

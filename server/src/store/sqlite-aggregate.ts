@@ -391,12 +391,15 @@ export class PipelineStream {
   private readonly copy: boolean;
   private closed = false;
 
-  /** `shared`: the results go out as made, objects shared between them (a cursor's reader only reads). */
-  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader, shared = false) {
+  /**
+   * `shared`: the results go out as made, objects shared between them (a cursor's reader only
+   * reads). `parsed`: the rows are documents already (a group SQL answered), not JSON texts.
+   */
+  constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader, shared = false, parsed = false) {
     const docs: Pull = {
       next: () => {
         const r = rows?.next();
-        return !r || r.done ? { done: true } : { done: false, value: JSON.parse(r.value as string) as Doc };
+        return !r || r.done ? { done: true } : { done: false, value: parsed ? (r.value as Doc) : (JSON.parse(r.value as string) as Doc) };
       },
       own: true,
     };

@@ -49,7 +49,8 @@ export function columnName(path: string): string {
 const TRUE = "x'11'";
 const FALSE = "x'10'";
 
-function needsJs(env: CompileEnv, path: string): boolean {
+/** Whether a path must be read by mingo (it has held an array in the collection), not from its key column. */
+export function needsJs(env: CompileEnv, path: string): boolean {
   if (path === 'id') return false;
   const segs = path.split('.');
   for (let i = 1; i <= segs.length; i++) if (env.arrayPaths.has(segs.slice(0, i).join('.'))) return true;
