@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/harness';
 import { SYSTEM_COLLECTIONS } from '../boot';
+import { storeDigest } from '../testing/storeDigest';
 
 let h: Harness;
 let headers: Record<string, string>;
@@ -18,12 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await h?.close(); });
 
 /** A digest of every collection, to prove a rejected request changed nothing. */
-async function snapshot(): Promise<string> {
-  const hash = createHash('sha256');
-  const names = [...Object.keys(h.registry.entities), ...SYSTEM_COLLECTIONS.map((c) => c.name)];
-  for (const name of names) hash.update(name).update(JSON.stringify(await h.store.find(name, { sort: { id: 1 } })));
-  return hash.digest('hex');
-}
+const snapshot = () => storeDigest(h.store, [...Object.keys(h.registry.entities), ...SYSTEM_COLLECTIONS.map((c) => c.name)]);
 
 const operatorObject = fc.dictionary(fc.constantFrom('$gt', '$ne', '$where', '$regex', '$expr', '$function', '__proto__', 'constructor', '$in'), fc.oneof(fc.string(), fc.constant(''), fc.constant(null), fc.array(fc.string())), { minKeys: 1 });
 const hostileValue = fc.oneof(

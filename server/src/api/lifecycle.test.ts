@@ -1,12 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../testing/process';
+import { storeTarget } from '../testing/harness';
 import { copyDefinitions } from '../../../definitions/read';
 
 const dir = mkdtempSync(join(tmpdir(), 'tm-life-'));
-const env = { DATA_DIR: dir, ADMIN_EMAIL: 'root@test.local', ADMIN_PASSWORD: 'Root-pass-2026' };
+// On MONGODB_URI, a database of its own: the URI's default one may hold another run's countries.
+const { uri } = storeTarget();
+const mongo = uri ? Object.assign(new URL(uri), { pathname: `/life_${randomBytes(5).toString('hex')}` }).toString() : '';
+const env = { DATA_DIR: dir, MONGODB_URI: mongo, ADMIN_EMAIL: 'root@test.local', ADMIN_PASSWORD: 'Root-pass-2026' };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function signIn(url: string): Promise<Record<string, string>> {

@@ -89,7 +89,7 @@ describe('the matrix itself', () => {
     expect(rows.find((r) => r.method === 'GET' && r.url === '/api/probe/imports')).toEqual({
       method: 'GET', url: '/api/probe/imports', anonymous: 401, withoutKey: 403, key: 'Imports', keys: ['Imports'], withKey: 200, superadmin: 200, warehouseScoped: 403, warehouseAllowed: 200,
     });
-  });
+  }, 120_000); // the walk signs in users for every route: 15 s on the wire server, 30 s beside another test file
 
   it('catches a route through which a key holder makes themselves superadmin', async () => {
     const { problems } = await walkEscalations(app, h.registry, h.store, h.userWith, [{ name: 'promote themselves', request: () => ({ method: 'POST', url: '/api/probe/promote', payload: {} }) }]);

@@ -132,8 +132,10 @@ async function diesOnStart(env: Record<string, string>): Promise<void> {
   }
 }
 
+// Of the 4 chunks: after the first (some written, several left), the third (one left) and the
+// last (none left). After the second is the first's case again (some written, several left).
 const BOUNDARIES: [string, Record<string, string>][] = [
-  ...['staged', 'validated', 'applying', 'chunk:1', 'chunk:2', 'chunk:3', 'chunk:4', 'written', 'marked', 'undo-cleared', 'unstaged']
+  ...['staged', 'validated', 'applying', 'chunk:1', 'chunk:3', 'chunk:4', 'written', 'marked', 'undo-cleared', 'unstaged']
     .map((at): [string, Record<string, string>] => [at, { IMPORT_CRASH_AT: at, IMPORT_WRITE_WHILE_VALIDATING: '0' }]),
   ...['chunk:1', 'chunk:3'].map((at): [string, Record<string, string>] => [`${at} while validating`, { IMPORT_CRASH_AT: at }]),
 ];

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { SYSTEM_COLLECTIONS } from '../boot';
 import { tokenId } from '../auth/sessions';
 import { WAREHOUSE_HEADER } from '../plugins/access';
 import { realRegistry, startHarness, type Harness } from '../testing/harness';
+import { storeDigest } from '../testing/storeDigest';
 import { EXPORT_COLLECTION } from './exports';
 import { SAVED_FILTER_COLLECTION } from './savedFilters';
 import { SCHEDULE_COLLECTION } from './schedules';
@@ -49,13 +50,10 @@ afterAll(async () => { await h?.close(); });
 const REPORT_COLLECTIONS = [EXPORT_COLLECTION, SAVED_FILTER_COLLECTION, SCHEDULE_COLLECTION];
 
 /** A digest of every collection and of the export files, to prove a refused request changed nothing. */
-async function snapshot(): Promise<string> {
-  const hash = createHash('sha256');
-  const names = [...Object.keys(h.registry.entities), ...SYSTEM_COLLECTIONS.map((c) => c.name), ...REPORT_COLLECTIONS];
-  for (const name of names) hash.update(name).update(JSON.stringify(await h.store.find(name, { sort: { id: 1 } })));
-  hash.update(readdirSync(h.app.reportExports.dir).sort().join('\n'));
-  return hash.digest('hex');
-}
+const snapshot = () => storeDigest(
+  h.store, [...Object.keys(h.registry.entities), ...SYSTEM_COLLECTIONS.map((c) => c.name), ...REPORT_COLLECTIONS],
+  readdirSync(h.app.reportExports.dir).sort().join('\n'),
+);
 
 const hostileText = fc.oneof(
   fc.string({ maxLength: 30 }),

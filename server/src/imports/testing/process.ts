@@ -1,7 +1,7 @@
 import { openStore } from '../../store/index';
 import { spawnServer, type ServerProcess } from '../../testing/process';
 
-/** The embedded store, whatever MONGODB_URI the suite runs with: these tests are about a process on its data directory. */
+/** The embedded store, whatever MONGODB_URI the suite runs with: these tests are about a process on its data directory (so CI's wire step leaves out the files using it, see .ci/run). */
 export const ADMIN = { ADMIN_EMAIL: 'crash@test.local', ADMIN_PASSWORD: 'Crash-test-2026', MONGODB_URI: '' };
 
 /** A server process with the import routes and their test settings (IMPORT_MAX_ATTEMPTS…), from entry.ts. */
