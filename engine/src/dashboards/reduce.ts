@@ -91,8 +91,7 @@ export function widgetRead(reg: Registry, report: ReportDef, widget: DashboardWi
   const sources = plan.direct ? new Map(paths.map((p) => [p, sourcePathOf(plan.direct!.flow, p)])) : undefined;
   const direct = sources && [...sources.values()].every((s) => s !== undefined) ? sources as Map<string, string> : undefined;
   const head = direct ? [plan.direct!.lead] : plan.unordered;
-  const from = (path: string) => direct?.get(path) ?? path;
-  const ref = (path: string) => `$${from(path)}`;
+  const ref = (path: string) => `$${direct?.get(path) ?? path}`;
   const firstOf = (path: string | undefined) => (path ? { $first: ref(path) } : { $first: null });
   const value = m.op === 'sum' ? { $sum: ref(m.field!) } : { $sum: 1 };
   if (widget.type === 'kpi') {

@@ -18,7 +18,7 @@ import {
   StoreError, type CollectionSpec, type Doc, type Filter, type FindOptions, type JsonValue, type Pipeline,
   type SerializedDoc, type Store, type StoredDoc, type UpsertResult,
 } from './types.js';
-import { validateBatchSize, validateCollectionName, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
+import { validateBatchSize, validateCollectionName, validateCollectionSpec, validateFilter, validatePaging, validatePath, validatePipeline, validateSort } from './validate.js';
 
 type Raw = Record<string, unknown> & { _id: string };
 const META = '__store_meta';
@@ -92,16 +92,7 @@ export class MongoStore implements Store {
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     const c = this.col(spec.name);
-    for (const key of spec.uniqueKeys) {
-      if (!Array.isArray(key) || key.length === 0) throw new StoreError('INVALID_ARGUMENT', 'a unique key lists one or more paths');
-      key.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
-    }
-    spec.indexes.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
-    for (const key of spec.compoundIndexes ?? []) {
-      if (!Array.isArray(key) || key.length < 2) throw new StoreError('INVALID_ARGUMENT', 'a compound index lists two or more paths');
-      key.forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
-    }
-    (spec.searchPaths ?? []).forEach((p) => validatePath(p, 'INVALID_ARGUMENT'));
+    validateCollectionSpec(spec);
     this.shared.search.set(spec.name, spec.searchPaths ?? []);
     this.shared.keys.delete(spec.name); // another process may have added keys
     const known = await this.keysOf(spec.name);

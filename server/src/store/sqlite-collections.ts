@@ -9,7 +9,7 @@ import { columnName, keyExpr, type CompileEnv } from './sqlite-sql.js';
 import { ensureSearch, hasSearch, searchSync, type SearchSync } from './sqlite-search.js';
 import { sortIndexName, sortIndexPaths, uniqueIndexName } from './sqlite-layout.js';
 import { StoreError, type CollectionSpec, type StoredDoc } from './types.js';
-import { validateCollectionName, validatePath } from './validate.js';
+import { validateCollectionName, validateCollectionSpec } from './validate.js';
 
 export interface Coll {
   name: string;
@@ -88,18 +88,7 @@ export class Collections {
   /** Creates what a spec declares (columns, unique and sort indexes, search index), in one transaction. */
   ensure(spec: CollectionSpec): void {
     validateCollectionName(spec.name);
-    const paths = new Set<string>();
-    for (const key of spec.uniqueKeys) {
-      if (!Array.isArray(key) || key.length === 0) throw new StoreError('INVALID_ARGUMENT', 'a unique key lists one or more paths');
-      key.forEach((p) => paths.add(p));
-    }
-    spec.indexes.forEach((p) => paths.add(p));
-    for (const key of spec.compoundIndexes ?? []) {
-      if (!Array.isArray(key) || key.length < 2) throw new StoreError('INVALID_ARGUMENT', 'a compound index lists two or more paths');
-      key.forEach((p) => paths.add(p));
-    }
-    for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
-    for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
+    const paths = validateCollectionSpec(spec);
     try {
       this.ensureTx(spec, paths);
     } catch (e) {

@@ -10,7 +10,10 @@
  * booleans, objects and arrays), so SQL groups values MongoDB holds equal together (1 and 1.0;
  * null and missing under a path key, not inside a key document), and `decode` gives the JSON value back.
  */
-import { jsonPath, needsJs, type CompileEnv } from './sqlite-sql.js';
+import type Database from 'better-sqlite3';
+import type { SqlHead } from './sqlite-aggregate.js';
+import type { Coll } from './sqlite-collections.js';
+import { compileFilter, jsonPath, needsJs, type CompileEnv } from './sqlite-sql.js';
 import type { Doc } from './types.js';
 
 export interface SqlGroup {
@@ -43,6 +46,25 @@ function decode(v: unknown): unknown {
 }
 
 const NUMERIC = (col: string) => `(CASE WHEN typeof(${col}) IN ('integer', 'real') THEN ${col} END)`;
+
+/**
+ * The groups of a pipeline whose head is followed by a `$group` SQL answers, read now (a
+ * statement left open would block writes); undefined when SQL does not answer it, and the
+ * pipeline runs as before. `stmt` prepares (and caches) a statement on the store's connection.
+ */
+export function groupedInSql(stmt: (sql: string) => Database.Statement, c: Coll, head: SqlHead): Doc[] | undefined {
+  const stage = head.sort === undefined && head.skip === 0 && head.limit === undefined ? head.rest[0]?.$group : undefined;
+  const group = stage ? compileSqlGroup(c.env, stage as Rec) : undefined;
+  if (!group) return undefined;
+  const w = compileFilter(c.env, head.filter);
+  const indexes = stmt(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`).pluck().all(c.name) as string[];
+  const index = indexFor(indexes, c.name, group, filterPaths(head.filter));
+  const from = index ? `${c.table} INDEXED BY "${index}"` : c.table;
+  let rows = stmt(`SELECT ${group.select} FROM ${from} WHERE ${w.sql}${group.tail}`).raw().all(...w.params) as unknown[][];
+  const r = group.refine;
+  if (r?.needed(rows)) rows = [...r.keep(rows), ...(stmt(`SELECT ${r.select} FROM ${c.table} WHERE (${w.sql}) AND ${r.where}${r.tail}`).raw().all(...w.params) as unknown[][])];
+  return group.docs(rows);
+}
 
 export function compileSqlGroup(env: CompileEnv, group: Rec): SqlGroup | undefined {
   const column = (ref: unknown): string | undefined => {

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { registerFunctions } from './sqlite-fns.js';
-import { compileSqlGroup, filterPaths, indexFor } from './sqlite-group.js';
+import { groupedInSql } from './sqlite-group.js';
 import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggregate.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
@@ -422,19 +422,9 @@ export class SqliteStore implements Store {
     };
     const c = this.collections.get(name, false);
     if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign, own);
-    // A $group SQL answers from key columns alone: its groups go on through the rest (all read now: a statement left open would block writes).
-    const group = head.sort === undefined && head.skip === 0 && head.limit === undefined && head.rest[0]?.$group
-      ? compileSqlGroup(c.env, head.rest[0].$group as Record<string, unknown>) : undefined;
-    if (group) {
-      const w = compileFilter(c.env, head.filter);
-      const indexes = this.stmt(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`).pluck().all(name) as string[];
-      const index = indexFor(indexes, name, group, filterPaths(head.filter));
-      const from = index ? `${c.table} INDEXED BY "${index}"` : c.table;
-      let rows = this.stmt(`SELECT ${group.select} FROM ${from} WHERE ${w.sql}${group.tail}`).raw().all(...w.params) as unknown[][];
-      const r = group.refine;
-      if (r?.needed(rows)) rows = [...r.keep(rows), ...(this.stmt(`SELECT ${r.select} FROM ${c.table} WHERE (${w.sql}) AND ${r.where}${r.tail}`).raw().all(...w.params) as unknown[][])];
-      return new PipelineStream(head.rest.slice(1), group.docs(rows)[Symbol.iterator](), foreign, own, true);
-    }
+    // A $group SQL answers from key columns alone (sqlite-group.ts): its groups go on through the rest.
+    const groups = groupedInSql((sql) => this.stmt(sql), c, head);
+    if (groups) return new PipelineStream(head.rest.slice(1), groups[Symbol.iterator](), foreign, own, true);
     const q = this.pageSelect(c, head, head.sort !== undefined);
     const stmt = own ? this.db.prepare(q.sql) : this.stmt(q.sql);
     return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign, own);

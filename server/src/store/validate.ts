@@ -4,7 +4,7 @@
  * injection such as {"$where": ...} or {"$gt": ""} in a field, code-running operators) away from
  * MongoDB and what lets the SQLite compiler assume a small, known language.
  */
-import { StoreError, type Doc, type Filter, type Pipeline, type SortSpec } from './types.js';
+import { StoreError, type CollectionSpec, type Doc, type Filter, type Pipeline, type SortSpec } from './types.js';
 
 /** Top-level fields the MongoDB adapter uses for itself; never accepted from callers. */
 export const RESERVED_FIELDS = new Set(['_id', '_uk', '_rev']);
@@ -24,6 +24,27 @@ export type Scalar = string | number | boolean | null;
 
 function fail(code: 'INVALID_FILTER' | 'INVALID_PIPELINE' | 'INVALID_DOCUMENT' | 'INVALID_ARGUMENT', msg: string): never {
   throw new StoreError(code, msg);
+}
+
+/**
+ * A collection spec's indexes, checked the same way by both stores before either creates
+ * anything: each unique key one or more valid paths, each compound index two or more, every
+ * indexed and searched path valid. Returns every path an index names (the embedded store's columns).
+ */
+export function validateCollectionSpec(spec: CollectionSpec): Set<string> {
+  const paths = new Set<string>();
+  for (const key of spec.uniqueKeys) {
+    if (!Array.isArray(key) || key.length === 0) throw new StoreError('INVALID_ARGUMENT', 'a unique key lists one or more paths');
+    key.forEach((p) => paths.add(p));
+  }
+  spec.indexes.forEach((p) => paths.add(p));
+  for (const key of spec.compoundIndexes ?? []) {
+    if (!Array.isArray(key) || key.length < 2) throw new StoreError('INVALID_ARGUMENT', 'a compound index lists two or more paths');
+    key.forEach((p) => paths.add(p));
+  }
+  for (const p of paths) validatePath(p, 'INVALID_ARGUMENT');
+  for (const p of spec.searchPaths ?? []) validatePath(p, 'INVALID_ARGUMENT');
+  return paths;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
