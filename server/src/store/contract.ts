@@ -142,6 +142,35 @@ function crudContract(ctx: ContractContext): void {
       await expect(s.patchIf(c, doc.id, { $bad: 1 }, { rev: 2 })).rejects.toMatchObject({ code: 'INVALID_FILTER' });
     });
 
+    it('patches conditionally across two connections: each document taken once when both race for every one', async () => {
+      // The outbox's lease: two servers read a job and compare-and-set its revision. On
+      // mongo-java-server, a read racing an update is answered with the updated document (no longer
+      // matching the filter); a write that trusted the read let both win, about once in 3,000 races.
+      const c = ctx.fresh('race');
+      const other = await ctx.reopen();
+      try {
+        const s = ctx.store();
+        const docs = await s.insertMany(c, Array.from({ length: 3000 }, (_, i) => ({ n: i, rev: 0 })));
+        const take = (st: Store, batch: StoredDoc[], owner: string) => Promise.all(batch.map((d) => st.patchIf(c, d.id, { rev: 0 }, { rev: 1, owner })));
+        const mine: (StoredDoc | null)[] = [];
+        const theirs: (StoredDoc | null)[] = [];
+        // In rounds of 50, so each document's two reads and two writes arrive close together.
+        for (let at = 0; at < docs.length; at += 50) {
+          const batch = docs.slice(at, at + 50);
+          const [a, b] = await Promise.all([take(s, batch, 'a'), take(other, batch, 'b')]);
+          mine.push(...a);
+          theirs.push(...b);
+        }
+        const both = docs.filter((_, i) => mine[i] && theirs[i]).map((d) => d.id);
+        expect(both, 'taken by both').toEqual([]);
+        const owners = new Map((await s.find(c, { filter: { rev: 1 }, limit: 5000 })).map((o) => [o.id, o.owner]));
+        expect(owners.size).toBe(docs.length);
+        expect(docs.filter((d, i) => owners.get(d.id) !== (mine[i] ? 'a' : 'b')).map((d) => d.id), 'owner is not the winner').toEqual([]);
+      } finally {
+        await other.close();
+      }
+    }, 60_000);
+
     it('deletes a document and reports whether there was one', async () => {
       const s = ctx.store();
       const c = ctx.fresh('crud');

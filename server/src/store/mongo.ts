@@ -201,10 +201,17 @@ export class MongoStore implements Store {
     return doc;
   }
 
-  /** Replaces `before` only if nobody changed it since it was read (its `_rev` is unchanged). */
-  private async replaceIfUnchanged(coll: string, before: Raw, next: StoredDoc): Promise<boolean> {
+  /**
+   * Replaces `before` only if nobody changed it since it was read (its `_rev` is unchanged) and,
+   * for a conditional patch, only if it still matches `where`: the write itself checks the
+   * condition, so the compare-and-set holds even when a server answered the read with a document
+   * that no longer matched it (mongo-java-server does: a find racing an update returns the
+   * updated document; MongoDB never does).
+   */
+  private async replaceIfUnchanged(coll: string, before: Raw, next: StoredDoc, where?: Filter): Promise<boolean> {
     const raw = toMongo(next, await this.keysOf(coll), randomUUID());
-    const r = await this.col(coll).replaceOne({ _id: before._id, _rev: before._rev ?? null }, raw, this.opts)
+    const unchanged = { _id: before._id, _rev: before._rev ?? null };
+    const r = await this.col(coll).replaceOne(where ? { $and: [unchanged, idToMongo(where)] } : unchanged, raw, this.opts)
       .catch((e) => translateMongoError(e, coll));
     return r.matchedCount > 0;
   }
@@ -228,7 +235,7 @@ export class MongoStore implements Store {
       if (!before) return null;
       // The write names the revision read: a writer in between makes it miss, and the condition is checked again.
       const next = applySet(fromMongo(before), set);
-      if (await this.replaceIfUnchanged(coll, before, next)) return next;
+      if (await this.replaceIfUnchanged(coll, before, next, where)) return next;
     }
     throw new StoreError('STORE_FAILURE', `conditional patch of ${coll} ${id} kept colliding with concurrent writes`);
   }
