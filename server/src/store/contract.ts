@@ -169,7 +169,7 @@ function crudContract(ctx: ContractContext): void {
       } finally {
         await other.close();
       }
-    }, 60_000);
+    }, 150_000);
 
     it('deletes a document and reports whether there was one', async () => {
       const s = ctx.store();
