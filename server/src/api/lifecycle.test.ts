@@ -61,7 +61,7 @@ describe('the server process', () => {
     // One more on a keep-alive connection whose body is still coming when SIGTERM arrives (its
     // headers given time to arrive: a connection with no request yet is closed by the drain).
     const slow = slowCreate(second.url, headers, 's0');
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1000));
     // Requests in flight when SIGTERM arrives still get their answer, and what was answered is kept.
     const inflight = Array.from({ length: 30 }, (_, i) => createCountry(second.url, headers, `t${i}`).then(async (r) => ({ status: r.status, body: await r.json() as { id: string } })).catch(() => null));
     await new Promise((r) => setTimeout(r, 5));
