@@ -29,13 +29,13 @@ function createCountry(url: string, headers: Record<string, string>, n: string) 
 function slowCreate(url: string, headers: Record<string, string>, n: string) {
   const body = JSON.stringify({ country_name: `Country ${n}`, sap_country_description: `C-${n}`, state: 1 });
   const agent = new Agent({ keepAlive: true });
-  let answered: (v: { status: number }) => void;
-  const answer = new Promise<{ status: number }>((r) => { answered = r; });
+  let answered: (v: { status: number; error?: string }) => void;
+  const answer = new Promise<{ status: number; error?: string }>((r) => { answered = r; });
   const req = request(`${url}/api/v3/masterdata/country`, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
     res.resume();
     res.on('end', () => answered({ status: res.statusCode ?? 0 }));
   });
-  req.on('error', (e) => answered({ status: -1, error: String(e) } as { status: number }));
+  req.on('error', (e) => answered({ status: -1, error: String(e) }));
   req.flushHeaders();
   req.write(body.slice(0, 10));
   return { answer, finish: () => req.end(body.slice(10)) };
