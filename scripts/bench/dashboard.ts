@@ -91,7 +91,7 @@ try {
       const cards = [...(globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<Card> } }).document.querySelectorAll('[data-testid=widget]')];
       return cards.length === n && cards.every((c) => ['forbidden', 'failed'].includes(c.getAttribute('data-state') ?? '')
         || (c.getAttribute('data-state') === 'ready' && c.querySelector('[data-painted=true], [data-testid=widget-empty]') !== null));
-    }, widgets.length, { polling: 'raf', timeout: 300_000 });
+    }, widgets.length, { polling: 16, timeout: 300_000 });
     const elapsed = performance.now() - t;
     const states = await frame!.$$eval('[data-testid=widget]', (els) => els.map((e) => `${e.getAttribute('data-widget')}:${e.getAttribute('data-state')}`));
     const bad = states.filter((s) => !s.endsWith(':ready'));

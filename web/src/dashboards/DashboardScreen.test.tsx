@@ -15,7 +15,9 @@ import { ShellContext, type ShellValue } from '../shell/shellContext';
 import en from '../../../schemas/i18n/en.json';
 import es from '../../../schemas/i18n/es.json';
 import DashboardScreen from './DashboardScreen';
+import { dashboardsApi } from './api';
 import { dashboardFeature, localToday } from './model';
+import { hashSearch, prefetchWidgets } from './prefetch';
 
 const registry = requireDefinitions(process.cwd());
 const feature = dashboardFeature(registry, 'dashboards')!;
@@ -56,12 +58,20 @@ afterEach(() => { while (mounted.length) mounted.pop()!(); });
 const i18ns = new Map<Lang, Promise<I18n>>();
 const i18nOf = (lang: Lang) => i18ns.get(lang) ?? i18ns.set(lang, createI18n({ en, es }, lang)).get(lang)!;
 
-async function mount(lang: Lang = 'en', warehouse: WarehouseGroup | null = null) {
+/**
+ * The screen as the frame draws it. `early` first does what the feature host does when the
+ * definitions arrive: it asks the widgets' data from the address `hash`, in the group `early.group`.
+ */
+async function mount(lang: Lang = 'en', warehouse: WarehouseGroup | null = null, early?: { hash: string; group: string | null }) {
   // Filters live in the frame's address: each test starts at the dashboard's defaults.
-  window.location.hash = '';
+  window.location.hash = early?.hash ?? '';
   const server = widgetServer();
-  let group = warehouse?.name ?? null;
+  let group = early ? early.group : warehouse?.name ?? null;
   const api = new ApiClient({ deploymentName: 'agro', cacheTtlMs: 0, token: () => 't', warehouseGroup: () => group, storage: null, fetchFn: server.fetchFn as typeof fetch });
+  if (early) {
+    prefetchWidgets(registry, feature.id, dashboardsApi(api), hashSearch(window.location.hash), group);
+    group = warehouse?.name ?? null;
+  }
   const services = { api, config: { deployment: { settings: registry.deployment.settings } } } as unknown as Services;
   const routes = buildRouteTable(registry, lang);
   const principal = { access: ACCESS, groups: [], selectedWarehouse: null };
@@ -173,6 +183,31 @@ describe('a dashboard in the feature frame', () => {
     expect(goTos).toEqual([{ type: 'reports', query: { report: 'shipment_history', 'date.from': `${today.slice(0, 7)}-01`, 'date.to': today } }]);
     // A feature this user may not open gets no link (the IBC fleet needs Assets).
     expect(card(container, 'ibcsAtCustomers').querySelector('[data-testid=widget-link]')).toBeNull();
+  });
+
+  it('takes the answers the frame asked for before it mounted: each widget asked once, with the address\'s period, and painted from that answer', async () => {
+    const { container, server } = await mount('en', null, { hash: '#/?period.from=2026-02-10&period.to=2026-02-28', group: null });
+    expect(server.widgets().sort()).toEqual(home.widgets.map((w) => w.id).sort());
+    for (const w of server.waiting) expect(Object.fromEntries(w.url.searchParams)).toEqual({ 'period.from': '2026-02-10', 'period.to': '2026-02-28' });
+    await server.answer('declarationsOverdue', ok({ kind: 'kpi', value: 7, state: 'bad' }));
+    expect(card(container, 'declarationsOverdue').querySelector('[data-testid=widget-kpi]')!.textContent).toBe('7');
+    await server.answer('shipments', refused);
+    expect(card(container, 'shipments').dataset.state).toBe('forbidden');
+    // Taken once: a later change of the bar asks every widget again, as without the early answers.
+    await act(async () => { container.querySelector<HTMLButtonElement>('[data-testid=dashboard-reset]')!.click(); });
+    const month = `${localToday().slice(0, 7)}-01`;
+    expect(server.waiting.filter((w) => w.url.searchParams.get('period.from') === month).map((w) => /\/widgets\/([^/]+)\//.exec(w.url.pathname)![1]).sort())
+      .toEqual(home.widgets.map((w) => w.id).sort());
+  });
+
+  it('does not take early answers asked in another warehouse group: it asks again in its own', async () => {
+    const north = { name: 'North Hub', warehouseList: [] };
+    const { container, server } = await mount('en', north, { hash: '', group: 'South Hub' });
+    const asked = (g: string) => server.waiting.filter((w) => decodeURIComponent(w.headers.get('x-warehouse-group') ?? '') === g).length;
+    expect(asked('South Hub')).toBe(home.widgets.length);
+    expect(asked('North Hub')).toBe(home.widgets.length);
+    await server.answer('declarationsOverdue', ok({ kind: 'kpi', value: 2 }));
+    expect(card(container, 'declarationsOverdue').querySelector('[data-testid=widget-kpi]')!.textContent).toBe('2');
   });
 
   it('reads in Spanish: the definition\'s titles, the screen\'s texts, a chart\'s state labels', async () => {

@@ -14,6 +14,7 @@ import { dashboardsApi } from './api';
 import { DashboardContext } from './context';
 import { DashboardFilters } from './DashboardFilters';
 import { barOfSearch, barParams, localToday, type BarValues } from './model';
+import { widgetReload } from './prefetch';
 import { preloadWidgets, WidgetCard } from './WidgetCard';
 
 export interface DashboardScreenProps {
@@ -55,7 +56,7 @@ export default function DashboardScreen({ feature, warehouse, warehouseName, goT
   useEffect(() => { if (def) preloadWidgets(def.widgets.map((w) => w.type)); }, [def]);
   const context = useMemo(() => ({ api: dashboardsApi(api), goTo }), [api, goTo]);
   const reports = useMemo(() => ({ reports: reportsApi(api), warehouseName, goTo }), [api, warehouseName, goTo]);
-  const reload = `${query}|${warehouseName ?? ''}`;
+  const reload = widgetReload(query, warehouseName);
 
   if (!def) return <main className="tm-guest"><p className="tm-empty__text" role="alert" data-testid="dashboard-unknown">{t('dashboards.unknown', { key: feature.dashboard.key })}</p></main>;
   return (

@@ -17,11 +17,14 @@ export function chartTheme(style: Pick<CSSStyleDeclaration, 'getPropertyValue'>)
  * An ECharts option for a widget's chart data: bars (stacked when several series; across for
  * named categories, upright for periods when `dated`), lines, or a pie of the categories (its
  * series added up); labels in the reader's language, numbers as the
- * reader writes them. No animation: the chart is painted once, as soon as its data arrives.
+ * reader writes them (an axis's ticks in their short form). No animation: the chart is painted once, as soon as its data arrives.
  */
 export function chartOption(kind: 'bar' | 'line' | 'pie', data: ChartData, lang: Lang, theme: ChartTheme, dated = false): Record<string, unknown> {
   const categories = data.categories.map((c) => labelText(c.label, lang));
   const fmt = (v: unknown) => (typeof v === 'number' ? figure(v, lang) : String(v ?? ''));
+  // An axis's ticks in the reader's short form (50M, 50 M): written out, large ones run into each other.
+  const compact = new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
+  const tick = (v: unknown) => (typeof v === 'number' ? compact.format(v) : String(v ?? ''));
   const base = {
     animation: false,
     color: theme.palette,
@@ -41,7 +44,7 @@ export function chartOption(kind: 'bar' | 'line' | 'pie', data: ChartData, lang:
   }
   const several = data.series.length > 1;
   const whole = data.series.every((s) => s.values.every((v) => Number.isInteger(v)));
-  const values = { type: 'value', minInterval: whole ? 1 : undefined, axisLabel: { color: theme.muted, formatter: fmt }, splitLine: { lineStyle: { color: theme.grid } } };
+  const values = { type: 'value', minInterval: whole ? 1 : undefined, axisLabel: { color: theme.muted, formatter: tick, hideOverlap: true }, splitLine: { lineStyle: { color: theme.grid } } };
   // Named categories (deposits, products) read best as horizontal bars, largest on top; periods run left to right.
   const across = kind === 'bar' && !dated;
   const order = <T>(xs: T[]): T[] => (across ? [...xs].reverse() : xs);
@@ -52,7 +55,8 @@ export function chartOption(kind: 'bar' | 'line' | 'pie', data: ChartData, lang:
   return {
     ...base,
     ...(several ? { legend: { type: 'scroll', top: 0, textStyle: { color: theme.muted } } } : {}),
-    grid: { left: 8, right: 16, top: several ? 32 : 12, bottom: 8, containLabel: true },
+    // The axes' labels inside the card's edges (ECharts 6's form of the old containLabel).
+    grid: { left: 8, right: 16, top: several ? 32 : 12, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
     xAxis: across ? values : names,
     yAxis: across ? names : values,
     series: data.series.map((s) => ({

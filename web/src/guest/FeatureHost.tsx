@@ -11,6 +11,8 @@ import { monitoringFeature, reportFeature, traceFeature } from './featureHost';
 import { useGuestFrame } from './useGuestFrame';
 import { lazyWithPreload } from '../app/lazyWithPreload';
 import { dashboardFeature } from '../dashboards/model';
+import { dashboardsApi } from '../dashboards/api';
+import { hashSearch, prefetchWidgets } from '../dashboards/prefetch';
 
 const OperationScreen = lazyWithPreload(() => import('../operations/OperationScreen'));
 const ReportsScreen = lazyWithPreload(() => import('../reports/ReportsScreen'));
@@ -82,6 +84,9 @@ export default function FeatureHost({ featureId, services }: { featureId: string
     let live = true;
     const early = earlyBoot(session.current.token);
     const registry = early.config.then((r) => r ?? api.get<Registry>('/api/config'));
+    // A dashboard's widgets are asked for now, beside the access check and the screen's code.
+    const group = services.warehouse;
+    registry.then((r) => prefetchWidgets(r, featureId, dashboardsApi(api), hashSearch(window.location.hash), group.current)).catch(() => undefined);
     // The feature's screen loads beside the access check (a screen that fails to load still renders, by suspending).
     const screen = registry.then((r) => preloadScreen(r, featureId)).catch(() => undefined);
     const validate = early.validate.then((v) => v ?? api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true }));
