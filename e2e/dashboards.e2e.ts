@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { CONFIGURED_WIDGETS, DASHBOARD_DAYS, DASHBOARD_USERS, addConfiguredWidgets, seedDashboards } from './harness/dashboardsSeed';
+import { CONFIGURED_WIDGETS, DASHBOARD_DAYS, DASHBOARD_USERS, HUB_MANAGER, addConfiguredWidgets, seedDashboards } from './harness/dashboardsSeed';
 import { actor, startStoryServer, type Actor, type StoryServer } from './operationSteps';
 import { openBrowser, screenshot } from './support';
 
@@ -50,11 +50,16 @@ async function periodOf(fr: FrameLocator): Promise<string> {
   return `period.from=${from}&period.to=${to}`;
 }
 
-/** A dashboard's data as the API answers the same user. */
-async function apiData(user: { email: string; password: string }, key: string, query: string): Promise<Map<string, Record<string, unknown>>> {
+/** A signed-in user's bearer header. */
+async function bearer(user: { email: string; password: string }): Promise<{ authorization: string }> {
   const signed = await fetch(`${story.server.url}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) });
-  const { token } = (await signed.json()) as { token: string };
-  const res = await fetch(`${story.server.url}/api/v3/dashboards/${key}/data?${query}`, { headers: { authorization: `Bearer ${token}` } });
+  return { authorization: `Bearer ${((await signed.json()) as { token: string }).token}` };
+}
+
+/** A dashboard's data as the API answers the same user (within the warehouse group `group`, when given). */
+async function apiData(user: { email: string; password: string }, key: string, query: string, group?: string): Promise<Map<string, Record<string, unknown>>> {
+  const headers = { ...(await bearer(user)), ...(group ? { 'x-warehouse-group': encodeURIComponent(group) } : {}) };
+  const res = await fetch(`${story.server.url}/api/v3/dashboards/${key}/data?${query}`, { headers });
   expect(res.status).toBe(200);
   const body = (await res.json()) as { widgets: { id: string; status: number; data?: Record<string, unknown> }[] };
   return new Map(body.widgets.map((w) => [w.id, { status: w.status, ...w.data }]));
@@ -135,6 +140,43 @@ describe('the dashboards story', () => {
     expect(await card(fr, 'alertsBySeverity').getAttribute('data-state')).toBe('forbidden');
     expect(await card(fr, 'alertsBySeverity').innerText()).toContain('You do not have access to the data of this widget');
     expect(await card(fr, 'outbox').getAttribute('data-state')).toBe('ready');
+  }, 300_000);
+
+  it('a manager in warehouse groups who never chose one sees the first group\'s figures: the one the shell shows, saved for every screen', async () => {
+    const groups = await fetch(`${story.server.url}/api/customer/groups`, { headers: await bearer(HUB_MANAGER) }).then((r) => r.json()) as { data: { wareHouses: { name: string }[] } };
+    const [first, second] = groups.data.wareHouses.map((g) => g.name);
+    expect(second).toBeDefined();
+    const hub = await actor(browser, story.server.url, HUB_MANAGER, 'en');
+    try {
+      const { page } = hub;
+      const asked: (string | null)[] = [];
+      page.on('request', (r) => {
+        if (!r.url().includes('/widgets/')) return;
+        const h = r.headers()['x-warehouse-group'];
+        asked.push(h ? decodeURIComponent(h) : null);
+      });
+      await page.goto('/dashboards');
+      await page.locator('[data-testid=warehouse-selector]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-testid=warehouse-selector] .p-dropdown-label').innerText()).toBe(first);
+      expect(await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith('.selectedWarehouse'))?.[1])).toBe(first);
+      const fr = frameOf(page);
+      await settled(fr, 'home');
+      // The figures are the group's, as the API answers within it (and not the company's, which differ).
+      const period = await periodOf(fr);
+      const mine = await apiData(HUB_MANAGER, 'home', period, first);
+      const all = await apiData(HUB_MANAGER, 'home', period);
+      const kpis = await fr.locator('[data-testid=widget][data-type=kpi]').evaluateAll((els) => els.map((e) => e.getAttribute('data-widget')!));
+      for (const id of kpis) expect(Number(await card(fr, id).locator('[data-testid=widget-kpi]').getAttribute('data-value')), id).toBe(mine.get(id)!.value);
+      expect(kpis.some((id) => mine.get(id)!.value !== all.get(id)!.value)).toBe(true);
+      // Once saved, the frame starts in the group: after a reload no widget is asked outside it.
+      asked.length = 0;
+      await page.reload();
+      await settled(frameOf(page), 'home');
+      expect(asked.length).toBeGreaterThan(0);
+      expect(new Set(asked)).toEqual(new Set([first]));
+    } finally {
+      await hub.context.close();
+    }
   }, 300_000);
 
   it('the Spanish reader lands on the same dashboard in Spanish', async () => {

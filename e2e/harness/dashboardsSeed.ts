@@ -15,6 +15,8 @@ export const DASHBOARD_USERS = {
   manager: { email: 'quinn.quality@e2e.local', password: PASSWORD, name: 'Quinn Quality', language: 'en' },
   spanish: { email: 'carla.calidad@e2e.local', password: PASSWORD, name: 'Carla Calidad', language: 'es' },
 } as const;
+/** A manager who works in warehouse groups (every demo group): the shell shows, and every screen narrows by, the first. */
+export const HUB_MANAGER = { email: 'hugo.hub@e2e.local', password: PASSWORD, name: 'Hugo Hub', language: 'en' } as const;
 /** What a quality manager holds: the dashboards and the reports behind them, the traceability map. */
 export const MANAGER_ACCESS = ['Dashboards', 'Reports', 'Traceability Map', 'Analytics', 'inventoryTracking'];
 
@@ -30,9 +32,10 @@ export async function seedDashboards(appRoot: string, dataDir: string): Promise<
     await seedDemo(reg, store, 1, now);
     await seedActivity(reg, store, DASHBOARD_DAYS, now);
     const hash = await hashPassword(PASSWORD);
-    for (const u of Object.values(DASHBOARD_USERS)) {
+    const groups = (await store.find('group', { projection: { id: 1 } })).map((g) => g.id);
+    for (const [u, of] of [...Object.values(DASHBOARD_USERS).map((x) => [x, []] as const), [HUB_MANAGER, groups] as const]) {
       await store.insert('user', {
-        email: u.email, display_name: u.name, state: 1, access: MANAGER_ACCESS, groups: [], templates: [], profiles: [],
+        email: u.email, display_name: u.name, state: 1, access: MANAGER_ACCESS, groups: [...of], templates: [], profiles: [],
         language: u.language, notification_channel: 'local', password_hash: hash, ...stamp(),
       });
     }

@@ -59,6 +59,8 @@ export interface EntityDefinition {
   importable?: boolean;
   sync?: boolean;
   uniqueKeys?: string[][];
+  /** Indexes over several fields, in order (entity.schema.json). */
+  compoundIndexes?: string[][];
   importKeys?: string[];
   secretFields?: string[];
   serverFields?: string[];

@@ -8,6 +8,8 @@ export interface CollectionSpec {
   indexes: string[];
   /** Searchable text fields: what a list's search box looks in. */
   searchPaths: string[];
+  /** Indexes over several paths, in order: the entity's `compoundIndexes`. */
+  compoundIndexes?: string[][];
 }
 
 function walk(fields: FieldDef[], prefix: string, visit: (f: FieldDef, path: string) => void): void {
@@ -35,7 +37,7 @@ export function collectionSpec(reg: Registry, entity: string): CollectionSpec {
   if (def.fields.some((f) => f.id === 'state')) indexes.add('state');
   // The Senasa Sync filter of the lists, and the outbox's look for pending records without a job.
   if (def.sync) indexes.add('sync.status');
-  return { name: entity, uniqueKeys, indexes: [...indexes], searchPaths };
+  return { name: entity, uniqueKeys, indexes: [...indexes], searchPaths, ...(def.compoundIndexes?.length ? { compoundIndexes: def.compoundIndexes.map((k) => [...k]) } : {}) };
 }
 
 export function collectionSpecs(reg: Registry): CollectionSpec[] {

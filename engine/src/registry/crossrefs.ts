@@ -75,6 +75,7 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     def.secretFields?.forEach((c, i) => checkPath(`/secretFields/${i}`, c));
     def.serverFields?.forEach((c, i) => checkPath(`/serverFields/${i}`, c));
     def.uniqueKeys?.forEach((k, i) => k.forEach((c, j) => checkPath(`/uniqueKeys/${i}/${j}`, c)));
+    def.compoundIndexes?.forEach((k, i) => k.forEach((c, j) => checkPath(`/compoundIndexes/${i}/${j}`, c)));
   }
 
   const access = p.access!;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { collectionSpec } from './collections';
 import { loadRegistry } from './load';
 import { formatProblem } from './problems';
 import { catalogueBundle, fixtureSources } from '../testing/fixtures';
@@ -41,6 +42,19 @@ describe('loading definitions', () => {
     expect(lines({ 'schemas/entities/plant.json': plant })).toEqual([
       'schemas/entities/plant.json:/fields/0/ref: reference target "compnay" is not an entity (did you mean "company"?)',
     ]);
+  });
+
+  it('catches a compound index naming a missing field, and gives the store the ones it declares', () => {
+    const plant = { name: 'plant', kind: 'master', label: t('Plant'), pluralLabel: t('Plants'), fields: [{ id: 'code', label: t('Code'), type: 'string' }, { id: 'zone', label: t('Zone'), type: 'string' }] };
+    expect(lines({ 'schemas/entities/plant.json': { ...plant, compoundIndexes: [['zone', 'cod']] } })).toEqual([
+      'schemas/entities/plant.json:/compoundIndexes/0/1: field "cod" does not exist in plant or its extensions',
+    ]);
+    expect(lines({ 'schemas/entities/plant.json': { ...plant, compoundIndexes: [['zone']] } })).toEqual([
+      'schemas/entities/plant.json:/compoundIndexes/0: must NOT have fewer than 2 items',
+    ]);
+    const { registry } = loadRegistry(fixtureSources({ 'schemas/entities/plant.json': { ...plant, compoundIndexes: [['zone', 'code']] } }));
+    expect(collectionSpec(registry!, 'plant').compoundIndexes).toEqual([['zone', 'code']]);
+    expect(collectionSpec(registry!, 'company').compoundIndexes).toBeUndefined();
   });
 
   it('catches an extension naming a missing base entity', () => {

@@ -37,6 +37,7 @@ export interface SyncJob {
 /** sync_attempt is an entity (schemas/entities/sync_attempt.json, the /automation-sync-logs report's source): its definition makes it. */
 export const syncCollections: CollectionSpec[] = [
   { name: SYNC_JOB, uniqueKeys: [['key']], indexes: ['state', 'nextAt', 'leaseUntil', 'recordId', 'deadline', 'dueSoonAt', 'workflow'],
-    // The dashboards' and the tray's counts of open jobs past (or near) their deadline, read in the index alone.
-    compoundIndexes: [['state', 'deadline', 'dueSoonAt']] },
+    // The dashboards' and the tray's counts of open jobs past (or near) their deadline, read in the
+    // index alone; within a warehouse group, by the deposits it holds (a record read per open job took 100 ms at 1M records).
+    compoundIndexes: [['state', 'deadline', 'dueSoonAt'], ['deposit', 'state', 'deadline', 'dueSoonAt']] },
 ];

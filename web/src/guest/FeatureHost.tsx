@@ -96,8 +96,17 @@ export default function FeatureHost({ featureId, services }: { featureId: string
     return () => { live = false; };
   }, [api, session, featureId]);
 
+  // The selection the shell saves while this frame starts (its first group, when none was chosen yet).
+  const [saved, setSaved] = useState<{ name: string | null } | null>(null);
+  useEffect(() => {
+    const key = services.keys.selectedWarehouse;
+    const onStorage = (e: StorageEvent) => { if (e.key === key) setSaved({ name: e.newValue }); };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [services]);
+
   // The shell's selection wins over the stored one as soon as it is told; every API call carries it.
-  const warehouseName = frame.warehouse === undefined ? services.warehouse.current : frame.warehouse?.name ?? null;
+  const warehouseName = frame.warehouse !== undefined ? frame.warehouse?.name ?? null : saved ? saved.name : services.warehouse.current;
   services.warehouse.current = warehouseName;
 
   const lang = isLang(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';

@@ -23,7 +23,11 @@ export function WarehouseProvider({ children, reload = () => window.location.rel
       .then((a) => {
         if (!live) return;
         const mapped = mapWarehouseGroups(a.data?.wareHouses);
-        const restored = restoreWarehouseSelection(mapped, local.get(keys.selectedWarehouse));
+        const saved = local.get(keys.selectedWarehouse);
+        const restored = restoreWarehouseSelection(mapped, saved);
+        // The feature frames read the selection where it is saved: the group shown here (the first
+        // one when none was chosen) is then the one every screen narrows by, not only the shell's.
+        if (restored && restored.name !== saved) local.set(keys.selectedWarehouse, restored.name);
         services.warehouse.current = restored?.name ?? null;
         setGroups(mapped);
         setSelected(restored);
