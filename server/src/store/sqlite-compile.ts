@@ -13,7 +13,7 @@
 import { Aggregator, Query } from 'mingo';
 import { compare, isEqual, resolve } from 'mingo/util';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
-import { objectBuilder, pathReader } from './sqlite-objects.js';
+import { fieldGetter, objectBuilder, pathReader } from './sqlite-objects.js';
 
 type Rec = Record<string, unknown>;
 type Vars = Record<string, unknown>;
@@ -336,7 +336,7 @@ function compileProject(spec: Rec, now: Date): RowStage | undefined {
   if (parts.length === 0) return undefined;
   const keepId = !excluded.includes('_id') && !keys.includes('_id');
   const build = objectBuilder([...parts.map(([k]) => k), ...(keepId ? ['_id'] : [])], { omitUndefined: true });
-  const getters = parts.map(([k, f]) => (f === 'keep' ? (doc: Rec) => doc[k] : f));
+  const getters = parts.map(([k, f]) => (f === 'keep' ? fieldGetter(k) : f));
   // One list of values reused row after row: the stage runs one row at a time.
   const values: unknown[] = new Array(getters.length + (keepId ? 1 : 0));
   return (doc, emit) => {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldSetter, objectBuilder, pathReader } from './sqlite-objects.js';
+import { fieldGetter, fieldSetter, objectBuilder, pathReader } from './sqlite-objects.js';
 
 type Rec = Record<string, unknown>;
 
@@ -90,6 +90,17 @@ describe('pathReader', () => {
     expect(read({ a: null })).toBeUndefined();
     expect(read({})).toBeUndefined();
     expect(pathReader('a"b.c\\d', other)({ 'a"b': { 'c\\d': 7 } })).toBe(7);
+  });
+});
+
+describe('fieldGetter', () => {
+  it('reads the named field as `d[name]` does, whatever the name, inherited ones too', () => {
+    fc.assert(fc.property(name, value, (k, v) => {
+      const d: Rec = { x: 1 };
+      d[k] = v;
+      expect(Object.is(fieldGetter(k)(d), d[k])).toBe(true);
+      expect(fieldGetter(k)({})).toBe(({} as Rec)[k]);
+    }));
   });
 });
 

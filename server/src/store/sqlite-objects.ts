@@ -38,6 +38,11 @@ export function pathReader(path: string, other: (doc: Rec, path: string) => unkn
   return new Function('other', `return (doc) => {\nlet v = doc;\n${steps.join('\n')}\nreturn v;\n};`)(other) as (doc: Rec) => unknown;
 }
 
+/** `d[name]` as its own function (a `$project`'s kept field), for the same reason. */
+export function fieldGetter(name: string): (doc: Rec) => unknown {
+  return new Function('d', `return d[${JSON.stringify(name)}];`) as (doc: Rec) => unknown;
+}
+
 /** `d[name] = v` as its own function, for the same reason: a join sets the same field on row after row. */
 export function fieldSetter(name: string): (doc: Rec, value: unknown) => void {
   return new Function('d', 'v', `d[${JSON.stringify(name)}] = v;`) as (doc: Rec, value: unknown) => void;
