@@ -13,14 +13,6 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
  */
 export const REPORT_THREAD_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 };
 
-/**
- * An export thread's heap: as a reader's, with the young generation V8 gives a main thread
- * (16 MB semi-spaces). An export makes and drops a few objects per cell for millions of rows;
- * in a third of that space they are collected three times as often and more of them live long
- * enough to be copied, which cost about a fifth of the deliveries export's time (at most 32 MB more).
- */
-export const EXPORT_THREAD_HEAP = { ...REPORT_THREAD_HEAP, maxYoungGenerationSizeMb: 48 };
-
 /** Starts `module` (a URL beside this file) on a worker thread. */
 export function reportThread(module: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   const url = JSON.stringify(module.href);
