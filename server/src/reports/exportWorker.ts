@@ -35,7 +35,8 @@ export type ExportMessage =
   | { kind: 'error'; message: string };
 
 const PROGRESS_MS = 250;
-const BATCH = 1000;
+/** Rows per cursor batch: enough to write in large chunks, few enough to die young (see LOOKUP_BATCH). */
+const BATCH = 250;
 
 async function open(target: StoreTarget): Promise<Store> {
   if ('dataDir' in target) {
