@@ -35,8 +35,11 @@ export type ExportMessage =
   | { kind: 'error'; message: string };
 
 const PROGRESS_MS = 250;
-/** Rows per cursor batch: enough to write in large chunks, few enough to die young (see LOOKUP_BATCH). */
-const BATCH = 250;
+/**
+ * Rows per cursor batch: on the embedded store enough to write in large chunks and few enough to
+ * die young (see LOOKUP_BATCH in sqlite-aggregate.ts); on MongoDB a batch is a round trip.
+ */
+const BATCH = { embedded: 250, mongodb: 1000 };
 
 async function open(target: StoreTarget): Promise<Store> {
   if ('dataDir' in target) {
@@ -77,7 +80,7 @@ export async function writeExport(store: Store, job: Omit<ExportWork, 'target'>,
   let last = Date.now();
   // The embedded store's $group by id keeps its input's order: its export needs no second sort.
   const pipeline = store.kind === 'embedded' ? plan.allInOrder : plan.all;
-  for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH })) {
+  for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH[store.kind] })) {
     let chunk = '';
     for (const row of batch) chunk += csvLine(cells.map((cell) => cell(row)));
     if (!out.write(chunk)) await once(out, 'drain');
