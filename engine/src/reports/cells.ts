@@ -67,14 +67,25 @@ function yearsBetween(from: string, today: string): string {
 
 /** Any value as plain text: localized texts in `lang`, lists joined by "; ", objects as `k: v; …`. */
 function plain(v: unknown, lang: Lang): string {
+  if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '';
-  if (Array.isArray(v)) return v.map((x) => plain(x, lang)).filter((s) => s !== '').join('; ');
+  if (Array.isArray(v)) return joined(v, (x) => plain(x, lang));
   if (v instanceof Date) return dayText(v);
   if (isRecord(v)) {
     if (isLocalText(v)) return localize(v as never, lang);
     return Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => `${k}: ${plain(x, lang)}`).join('; ');
   }
   return String(v);
+}
+
+/** Each item's text, the empty ones left out, joined by "; " (one loop: an export does this for every row). */
+function joined(items: readonly unknown[], text: (x: unknown) => string): string {
+  let out = '';
+  for (const x of items) {
+    const s = text(x);
+    if (s !== '') out = out === '' ? s : `${out}; ${s}`;
+  }
+  return out;
 }
 
 /** A path as a reader: split once, not for every cell (an export reads millions). */
@@ -101,7 +112,7 @@ export function cellReader(col: CellColumn, today?: string): (row: Record<string
       case 'status': return Array.isArray(v) ? v.map((s) => col.statuses?.[String(s)] ?? plain(s, col.lang)).join('; ') : col.statuses?.[String(v)] ?? plain(v, col.lang);
       case 'array': {
         const items = Array.isArray(v) ? (v.some(Array.isArray) ? v.flat(Infinity) : v) : [v];
-        return items.map((x) => plain(sub(x), col.lang)).filter((s) => s !== '').join('; ');
+        return joined(items, (x) => plain(sub(x), col.lang));
       }
       case 'object': return plain(sub(v), col.lang);
       default: return plain(v, col.lang);

@@ -29,6 +29,12 @@ export interface Flow {
    * pipeline must be applied again after it.
    */
   regrouped: boolean;
+  /**
+   * How many leading stages decide how many rows there are: every stage after them only reshapes
+   * a row (`$project`, `$addFields`, `$set`, `$unset`, `$sort`, a `$lookup`, and the unwinding,
+   * keeping empty ones, of a looked-up document joined on `id`). A count needs only those.
+   */
+  countedBy: number;
 }
 
 /** Where the collections a `$lookup` names come from: undefined for an unknown collection. */
@@ -50,7 +56,7 @@ const isInclusion = (v: unknown) => v === 1 || v === true;
  * that no earlier stage has, and `$lookup`s of unknown collections.
  */
 export function pipelineFlow(stages: readonly Stage[], source: Shape, collections: CollectionShapes, problem: Problems = () => {}, pointer = '/pipeline'): Flow {
-  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [], regrouped: false };
+  const flow: Flow = { shape: source, touched: [], replaced: false, rows: 'one', orders: false, renames: {}, unique: [], regrouped: false, countedBy: 0 };
   // Since the first $unwind that multiplied rows: the rows before it, and whether rows were dropped since.
   let beforeMany: Flow['rows'] | undefined;
   let droppedSinceMany = false;
@@ -82,6 +88,8 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
     /** Expressions of one stage read its input: the copies are worked out before the stage writes. */
     const renamesOf = (entries: [string, unknown][]) => entries.flatMap(([k, v]) => { const p = copied(v); return p === undefined ? [] : [[k, p] as const]; });
     const forget = () => { singles.clear(); flow.renames = {}; flow.unique = []; };
+    // Whether this stage leaves the number of rows as it is (see countedBy).
+    let reshapes = ['$project', '$addFields', '$set', '$unset', '$sort', '$lookup'].includes(op);
     switch (op) {
       case '$match': flow.rows = worse(flow.rows, 'atMostOne'); droppedSinceMany = true; break;
       case '$sort': flow.orders = true; break;
@@ -137,6 +145,7 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
         const path = fieldRef(spec.path);
         if (!path) break;
         const node = need(isRecord(arg) ? `${at}/path` : at, path);
+        reshapes = singles.has(path) && spec.preserveNullAndEmptyArrays === true;
         // An array of at most one document: kept, a row stays a row; else the row goes when it is empty.
         if (!singles.has(path)) {
           if (beforeMany === undefined) { beforeMany = flow.rows; droppedSinceMany = false; }
@@ -205,6 +214,7 @@ export function pipelineFlow(stages: readonly Stage[], source: Shape, collection
       }
       default: break;
     }
+    if (!reshapes) flow.countedBy = i + 1;
   });
   return flow;
 }

@@ -196,6 +196,34 @@ describe('reportPlan: the stages in order, and the moves made for speed', () => 
     expect(reportPlan(reg, renamed, parseReportQuery(reg, renamed, {})).all).toContainEqual({ $replaceRoot: { newRoot: '$row' } });
   });
 
+  it('counts with the stages up to the last that decides the number of rows, and no further', () => {
+    const base = reg.reports.shipments_report;
+    const join = { $lookup: { from: 'company_division', localField: 'receiverDeposit', foreignField: 'id', as: 'receiver' } };
+    const keep = { $unwind: { path: '$receiver', preserveNullAndEmptyArrays: true } };
+    const shape = { $project: { id: 1, status: 1, receiverName: '$receiver.division_name', lines: 1 } };
+    // Joins on the unique id unwound with empty ones kept, and a projection, after a filter on a joined field: the count stops at the filter.
+    const def: ReportDef = { ...base, dedupeBy: [], pipeline: [join, keep, { $match: { 'receiver.division_name': { $ne: 'West' } } }, join, keep, shape, { $sort: { status: 1 } }] };
+    const plan = reportPlan(reg, def, parseReportQuery(reg, def, {}));
+    expect(plan.count).toEqual({ pipeline: [{ $match: {} }, join, keep, { $match: { 'receiver.division_name': { $ne: 'West' } } }, { $count: 'n' }] });
+    const rows = samePlans(def, { pageSize: '8' });
+    expect(rows.length).toBe(collections.shipment.filter((s) => s.receiverDeposit !== 'd3').length);
+    expect(countOf(plan)).toBe(rows.length);
+    // Stages that may change the number of rows after the filter stay: an unwind dropping the empty, one of many values, a join on another field.
+    const drops = { $unwind: '$receiver' };
+    const lines = { $unwind: '$lines' };
+    const byName = { $lookup: { from: 'material', localField: 'lines.material', foreignField: 'id', as: 'm' } };
+    for (const tail of [[join, drops], [lines], [byName, { $unwind: { path: '$m', preserveNullAndEmptyArrays: true } }]]) {
+      const d: ReportDef = { ...def, pipeline: [...def.pipeline.slice(0, 3), ...tail, shape] };
+      const p = reportPlan(reg, d, parseReportQuery(reg, d, {}));
+      expect(p.count).toEqual({ pipeline: [{ $match: {} }, ...d.pipeline.slice(0, 3 + tail.length), { $count: 'n' }] });
+      expect(countOf(p)).toBe(run(p.collection, p.all).length);
+    }
+    // A row filter reads what the pipeline computed: the whole pipeline is counted.
+    const filtered = reportPlan(reg, def, parseReportQuery(reg, def, { receiver: 'north' }));
+    expect((filtered.count as { pipeline: Doc[] }).pipeline).toContainEqual(shape);
+    expect(countOf(filtered)).toBe(run(filtered.collection, filtered.all).length);
+  });
+
   it('sorts after the pipeline on a computed key, a looked-up key, or when the sort names a path the pipeline rewrites', () => {
     const top = reg.reports.top_batches;
     expect(reportPlan(reg, top, parseReportQuery(reg, top, {})).rows).toEqual([{ $match: {} }, ...top.pipeline, { $sort: { total: -1, batch: 1 } }, { $limit: 3 }]);

@@ -178,6 +178,10 @@ export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scop
   };
   const plainCount = flow.rows === 'one' && rowConds.length === 0 && dedupe.length === 0 && def.limit === undefined;
   const unordered = [lead, ...rest, ...rowMatch, ...dedupe];
+  // A count stops at the last stage that decides how many rows there are (an export counts
+  // before it runs: joins and projections after the last filter are not worth doing twice),
+  // unless a row filter or the de-duplication reads what those stages compute.
+  const counted = rowMatch.length === 0 && dedupe.length === 0 ? [lead, ...rest.slice(0, flow.countedBy)] : unordered;
   return {
     collection: def.source.entity,
     rows: compose(windowStages(skip, q.pageSize + 1, def.limit)),
@@ -186,7 +190,7 @@ export function reportPlan(reg: Registry, whole: ReportDef, q: ReportQuery, scop
     allInOrder: compose(windowStages(0, undefined, def.limit), []),
     count: plainCount
       ? { filter: where }
-      : { pipeline: [...unordered, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
+      : { pipeline: [...counted, ...(def.limit !== undefined ? [{ $limit: def.limit }] : []), { $count: 'n' }] },
     unordered: def.limit !== undefined ? [...unordered, sortStage, { $limit: def.limit }] : unordered,
     ...(plainCount ? { direct: { lead, flow } } : {}),
   };

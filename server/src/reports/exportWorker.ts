@@ -35,7 +35,11 @@ export type ExportMessage =
   | { kind: 'error'; message: string };
 
 const PROGRESS_MS = 250;
-const BATCH = 1000;
+/**
+ * Rows per cursor batch: on the embedded store enough to write in large chunks and few enough to
+ * die young (see LOOKUP_BATCH in sqlite-aggregate.ts); on MongoDB a batch is a round trip.
+ */
+const BATCH = { embedded: 250, mongodb: 1000 };
 
 async function open(target: StoreTarget): Promise<Store> {
   if ('dataDir' in target) {
@@ -51,36 +55,44 @@ async function open(target: StoreTarget): Promise<Store> {
 async function main(job: ExportWork, post: (m: ExportMessage) => void): Promise<void> {
   const store = await open(job.target);
   try {
-    const def = job.registry.reports[job.report];
-    const plan = reportPlan(job.registry, def, job.query, job.scope);
-    post({ kind: 'total', total: await planTotal(store, plan) });
-    const cols = reportColumns(job.registry, def, job.lang);
-    const out = createWriteStream(job.file);
-    const closed = once(out, 'close');
-    out.write(csvLine(reportHeader(cols)));
-    // One day for the whole file: an age column does not change at midnight half way through.
-    const today = new Date().toISOString().slice(0, 10);
-    const cells = cols.map((c) => cellReader(c, today));
-    let rows = 0;
-    let last = Date.now();
-    // The embedded store's $group by id keeps its input's order: its export needs no second sort.
-    const pipeline = store.kind === 'embedded' ? plan.allInOrder : plan.all;
-    for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH })) {
-      let chunk = '';
-      for (const row of batch) chunk += csvLine(cells.map((cell) => cell(row)));
-      if (!out.write(chunk)) await once(out, 'drain');
-      rows += batch.length;
-      if (Date.now() - last >= PROGRESS_MS) {
-        last = Date.now();
-        post({ kind: 'progress', rows });
-      }
-    }
-    out.end();
-    await closed;
-    post({ kind: 'done', rows });
+    await writeExport(store, job, post);
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The export itself on an open store: the CSV of `job` written to `job.file`. Exported so a
+ * bench can run it in-process (scripts/bench/reportsExport.ts) and profile it.
+ */
+export async function writeExport(store: Store, job: Omit<ExportWork, 'target'>, post: (m: ExportMessage) => void): Promise<void> {
+  const def = job.registry.reports[job.report];
+  const plan = reportPlan(job.registry, def, job.query, job.scope);
+  post({ kind: 'total', total: await planTotal(store, plan) });
+  const cols = reportColumns(job.registry, def, job.lang);
+  const out = createWriteStream(job.file);
+  const closed = once(out, 'close');
+  out.write(csvLine(reportHeader(cols)));
+  // One day for the whole file: an age column does not change at midnight half way through.
+  const today = new Date().toISOString().slice(0, 10);
+  const cells = cols.map((c) => cellReader(c, today));
+  let rows = 0;
+  let last = Date.now();
+  // The embedded store's $group by id keeps its input's order: its export needs no second sort.
+  const pipeline = store.kind === 'embedded' ? plan.allInOrder : plan.all;
+  for await (const batch of store.aggregateCursor(plan.collection, pipeline, { batchSize: BATCH[store.kind] })) {
+    let chunk = '';
+    for (const row of batch) chunk += csvLine(cells.map((cell) => cell(row)));
+    if (!out.write(chunk)) await once(out, 'drain');
+    rows += batch.length;
+    if (Date.now() - last >= PROGRESS_MS) {
+      last = Date.now();
+      post({ kind: 'progress', rows });
+    }
+  }
+  out.end();
+  await closed;
+  post({ kind: 'done', rows });
 }
 
 // One job at a time: the thread is handed the next only after it said done or error (exports.ts

@@ -8,6 +8,7 @@
 import { Aggregator } from 'mingo';
 import { compileGroup, compileRowStage, groupKey, pathGetter, type CompiledGroup, type RowStage } from './sqlite-compile.js';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
+import { fieldSetter } from './sqlite-objects.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
 export interface SqlHead {
@@ -93,8 +94,13 @@ function keyedLookup(stage: Record<string, unknown>): KeyedLookup | undefined {
 /** The foreign keys a join remembers the documents of, across its batches. */
 const CACHED_KEYS = 20_000;
 
-/** The first batch is small (a page needs a few rows), the next ones double up to this. */
-const LOOKUP_BATCH = 1000;
+/**
+ * The first batch is small (a page needs a few rows), the next ones double up to this. Not more:
+ * each join of a chain holds its batch of rows in flight, and a report thread's young generation
+ * is small (16 MB); at 1000 rows a join, four joins' rows outlived their first collection and
+ * were copied, and collecting took twice as long in an export.
+ */
+const LOOKUP_BATCH = 128;
 
 /** Whether `stage` unwinds the array a lookup wrote to `as`, and keeps documents without a match when it does. */
 function unwindOf(stage: Record<string, unknown> | undefined, as: string): { preserve: boolean } | undefined {
@@ -124,9 +130,14 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
   const local = pathGetter(l.localField);
   const foreignKey = pathGetter(l.foreignField);
   const byKey = new Map<unknown, Doc[]>();
+  const set = fieldSetter(l.as);
   const join = (batch: Rec[]): unknown[] => {
     const locals = batch.map((d) => local(d) ?? null);
-    const keys = new Set<unknown>(locals.flatMap(values));
+    const keys = new Set<unknown>();
+    for (const v of locals) {
+      if (Array.isArray(v)) for (const x of v) keys.add(x);
+      else keys.add(v);
+    }
     let hitsOf: (i: number) => unknown[];
     if ([...keys].every((k) => k === null || typeof k !== 'object')) {
       // Keys already read for earlier batches are not read again (a report joins the same few
@@ -158,12 +169,12 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
       if (!unwind) {
         // The list is the row's own (the remembered one is shared by every row with that key).
         const list = [...hits];
-        if (own) d[l.as] = list;
+        if (own) set(d, list);
         result.push(own ? d : { ...d, [l.as]: list });
       } else if (hits.length > 0) {
         // Copies for the second and later matches, taken before the row itself gets the first.
         const more = hits.slice(1).map((h) => ({ ...d, [l.as]: h }));
-        if (own) d[l.as] = hits[0];
+        if (own) set(d, hits[0]);
         result.push(own ? d : { ...d, [l.as]: hits[0] }, ...more);
       } else if (unwind.preserve) {
         const { [l.as]: _gone, ...rest } = d;

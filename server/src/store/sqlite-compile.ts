@@ -13,6 +13,7 @@
 import { Aggregator, Query } from 'mingo';
 import { compare, isEqual, resolve } from 'mingo/util';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
+import { fieldGetter, objectBuilder, pathReader } from './sqlite-objects.js';
 
 type Rec = Record<string, unknown>;
 type Vars = Record<string, unknown>;
@@ -58,16 +59,7 @@ function compilePath(s: string, now: Date): Expr | undefined {
  * way is mingo's resolve (which maps over arrays), so the result is always mingo's.
  */
 export function pathGetter(path: string): (doc: Rec) => unknown {
-  const parts = path.split('.');
-  return (doc) => {
-    let v: unknown = doc;
-    for (const p of parts) {
-      if (isNil(v)) return undefined;
-      if (typeof v !== 'object' || Array.isArray(v) || v instanceof Date) return resolve(doc, path);
-      v = (v as Rec)[p];
-    }
-    return v;
-  };
+  return pathReader(path, resolve);
 }
 
 type Op = (args: Expr[], raw: unknown, now: Date) => Expr | undefined;
@@ -301,17 +293,24 @@ function mingoRow(stage: Rec, now: Date): (doc: Rec) => Rec[] {
 /** Runs `fast` for a row, or mingo's own stage for it when `fast` meets a value it does not handle. */
 function withFallback(stage: Rec, now: Date, fast: RowStage): RowStage {
   let viaMingo: ((doc: Rec) => Rec[]) | undefined;
+  // The rows of one input row, held until it is done (a row meeting SLOW half way emits none of
+  // the fast path's). One list for the stage: a stage never runs again before it has emitted.
+  let out: Rec[] = [];
+  const hold = (r: Rec) => { out.push(r); };
   return (doc, emit) => {
-    const out: Rec[] = [];
+    out.length = 0;
     try {
-      fast(doc, (r) => out.push(r));
+      fast(doc, hold);
     } catch (e) {
       if (e !== SLOW) throw e;
       viaMingo ??= mingoRow(stage, now);
       for (const r of viaMingo(doc)) emit(r);
       return;
     }
-    for (const r of out) emit(r);
+    if (out.length === 1) return emit(out[0]);
+    const rows = out;
+    out = [];
+    for (const r of rows) emit(r);
   };
 }
 
@@ -336,14 +335,14 @@ function compileProject(spec: Rec, now: Date): RowStage | undefined {
   }
   if (parts.length === 0) return undefined;
   const keepId = !excluded.includes('_id') && !keys.includes('_id');
+  const build = objectBuilder([...parts.map(([k]) => k), ...(keepId ? ['_id'] : [])], { omitUndefined: true });
+  const getters = parts.map(([k, f]) => (f === 'keep' ? fieldGetter(k) : f));
+  // One list of values reused row after row: the stage runs one row at a time.
+  const values: unknown[] = new Array(getters.length + (keepId ? 1 : 0));
   return (doc, emit) => {
-    const out: Rec = {};
-    for (const [k, f] of parts) {
-      const v = f === 'keep' ? doc[k] : f(doc, undefined);
-      if (v !== undefined) out[k] = v;
-    }
-    if (keepId && doc._id !== undefined) out._id = doc._id;
-    emit(out);
+    for (let i = 0; i < getters.length; i++) values[i] = getters[i](doc, undefined);
+    if (keepId) values[getters.length] = doc._id;
+    emit(build(values));
   };
 }
 
@@ -531,6 +530,8 @@ export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
     accs.push(acc);
   }
   const keyOf = rowValue(spec._id, id);
+  // Every accumulator's value is defined (null at least): each field is there.
+  const build = objectBuilder(['_id', ...names], { omitUndefined: false });
   return {
     key: (row) => keyOf(row) ?? null,
     start: () => accs.map((a) => a.init()),
@@ -539,9 +540,9 @@ export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
     },
     done: (key, states) => {
       // mingo hands a group keyed by a bare -0 out as 0 (a -0 inside a document stays).
-      const out: Rec = { _id: Object.is(key, -0) ? 0 : key };
-      for (let i = 0; i < accs.length; i++) out[names[i]] = accs[i].value(states[i]);
-      return out;
+      const values: unknown[] = [Object.is(key, -0) ? 0 : key];
+      for (let i = 0; i < accs.length; i++) values.push(accs[i].value(states[i]));
+      return build(values);
     },
   };
 }
