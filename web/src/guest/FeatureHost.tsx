@@ -96,14 +96,18 @@ export default function FeatureHost({ featureId, services }: { featureId: string
     return () => { live = false; };
   }, [api, session, featureId]);
 
-  // The selection the shell saves while this frame starts (its first group, when none was chosen yet).
+  // The selection the shell saves while this frame starts (its first group, when none was chosen
+  // yet). Only then: a frame that started with a saved choice keeps it when another tab changes it,
+  // as its shell does until it reloads.
   const [saved, setSaved] = useState<{ name: string | null } | null>(null);
+  const [startedWithout] = useState(() => services.warehouse.current === null);
   useEffect(() => {
+    if (!startedWithout) return undefined;
     const key = services.keys.selectedWarehouse;
     const onStorage = (e: StorageEvent) => { if (e.key === key) setSaved({ name: e.newValue }); };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
-  }, [services]);
+  }, [services, startedWithout]);
 
   // The shell's selection wins over the stored one as soon as it is told; every API call carries it.
   const warehouseName = frame.warehouse !== undefined ? frame.warehouse?.name ?? null : saved ? saved.name : services.warehouse.current;
