@@ -15,7 +15,8 @@ import { DashboardContext } from './context';
 import { DashboardFilters } from './DashboardFilters';
 import { barOfSearch, barParams, localToday, type BarValues } from './model';
 import { widgetReload } from './prefetch';
-import { preloadWidgets, WidgetCard } from './WidgetCard';
+import { WidgetCard } from './WidgetCard';
+import { preloadWidgets } from './widgetChunks';
 
 export interface DashboardScreenProps {
   feature: FeatureDef & { dashboard: DashboardFeatureDef };

@@ -1,5 +1,4 @@
 import { Suspense } from 'react';
-import { lazyWithPreload } from '../app/lazyWithPreload';
 import { useTranslation } from 'react-i18next';
 import { localize, type ChartData, type DashboardDef, type DashboardWidgetDef, type KpiData, type Lang } from '../../../engine/src/index';
 import { errorText } from '../api/errorText';
@@ -10,20 +9,7 @@ import { useDashboard } from './context';
 import { figure, labelText, widgetLink, type BarValues } from './model';
 import { TableWidget } from './TableWidget';
 import { useWidgetData } from './useWidgetData';
-
-const ChartWidget = lazyWithPreload(() => import('./ChartWidget'));
-const MapWidget = lazyWithPreload(() => import('./MapWidget'));
-
-/**
- * Starts loading the chart and map code of a dashboard's widgets while their data is on its way:
- * once loaded, a chart renders as soon as its data comes, without suspending (React would hold
- * the revealed card back for up to 300 ms).
- */
-export function preloadWidgets(types: Iterable<string>): void {
-  const has = new Set(types);
-  if (has.has('chart')) void ChartWidget.preload();
-  if (has.has('map')) void MapWidget.preload();
-}
+import { ChartWidget, MapWidget } from './widgetChunks';
 
 const Skeleton = () => <div className="tm-dash-skeleton" data-testid="widget-skeleton" aria-hidden="true" />;
 

@@ -1,13 +1,14 @@
 /**
  * A dashboard's widget answers, asked for as soon as the feature frame has the definitions:
- * before the access check, the screen's code and the chart and map code arrive, which is most
- * of a home page's first paint. Each widget card takes its own answer once, when it mounts with
+ * before the access check and the screen's code arrive, which is most of a home page's first
+ * paint; the chart and map code starts loading with them. Each widget card takes its own answer once, when it mounts with
  * the same dashboard, filters and warehouse group the answer was asked with; any other card
  * asks again. Nothing is kept beyond the next navigation.
  */
 import type { Registry, WidgetData } from '../../../engine/src/index';
 import type { DashboardsApi } from './api';
 import { barOfSearch, barParams, dashboardFeature, localToday } from './model';
+import { preloadWidgets } from './widgetChunks';
 
 type Answer = Promise<WidgetData & { id: string }>;
 
@@ -39,6 +40,8 @@ export function prefetchWidgets(
   const def = registry.dashboards[feature.dashboard.key];
   const params = barParams(def.filters, barOfSearch(def.filters, search, today));
   const reload = widgetReload(new URLSearchParams(params).toString(), warehouseName);
+  // Their chart and map code too: otherwise it starts only once the dashboard's chunk has mounted.
+  preloadWidgets(def.widgets.map((w) => w.type));
   for (const w of def.widgets) {
     const answer = api.widget(def.key, w.id, params);
     answer.catch(() => undefined); // the card that takes it reports the failure
