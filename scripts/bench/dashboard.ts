@@ -5,9 +5,9 @@
  * who lands on /dashboards. Measured, RUNS times after one cold load:
  *   - first paint: from navigating to /dashboards to every widget of the home dashboard painted
  *     in the feature frame (KPI figures written, charts drawn by ECharts, maps by Leaflet, the
- *     table's rows), the shell, its definitions and the frame included;
- *     (the page is polled every 16 ms: headless Chromium stops producing animation frames once
- *     the frame is still, so a wait on them may never end);
+ *     table's rows), the shell, its definitions and the frame included. The page is polled
+ *     every 16 ms: headless Chromium stops producing animation frames once the frame is still,
+ *     so a wait on them may never end;
  *   - the floor, in the same run: the same widgets' data fetched straight from the API, all at
  *     once as the frame asks them, in the warehouse group the admin's shell shows and saved (the
  *     first), until the last answer;
