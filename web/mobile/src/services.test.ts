@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openMobileDb } from './db';
 import { Mobile } from './services';
 import type { ActionPayload } from './types';
@@ -29,7 +29,9 @@ function fakeServer() {
   return { state, fetchFn };
 }
 
-const wait = () => new Promise((r) => setTimeout(r, 30));
+// The queue reaches the app's state through IndexedDB reads that finish when they finish: wait for
+// each state rather than a fixed delay, which a loaded CI machine outran.
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 10 });
 
 describe('Mobile: the queue in the app', () => {
   it('marks an action made offline, keeps it pending, and sends it when the connection returns', async () => {
@@ -42,15 +44,13 @@ describe('Mobile: the queue in the app', () => {
     (m as unknown as { online: boolean }).online = false;
     const a = await m.enqueue({ feature: 'qc', workflow: 'ibc', recordId: 'r1', kind: 'transition', transition: 'startQC' });
     expect(a).toMatchObject({ seq: 1, offline: true, user: 'u1', group: 'North Hub', status: 'pending' });
-    await wait();
-    expect(m.unsynced.map((x) => x.seq)).toEqual([1]);
+    await until(() => expect(m.unsynced.map((x) => x.seq)).toEqual([1]));
     server.state.up = true;
     window.dispatchEvent(new Event('online'));
-    await wait();
-    expect(server.state.sent).toMatchObject([{ seq: 1, offline: true, transition: 'startQC' }]);
+    await until(() => expect(server.state.sent).toMatchObject([{ seq: 1, offline: true, transition: 'startQC' }]));
     const post = server.state.headers.at(-1)!;
     expect(post).toMatchObject({ platform: 'mobile', 'accept-language': 'fr', authorization: 'Bearer t', 'x-warehouse-group': 'North%20Hub' });
-    expect(m.unsynced).toEqual([]);
+    await until(() => expect(m.unsynced).toEqual([]));
   });
 
   it('signs out keeping the queue and forgetting the user\'s kept answers', async () => {
