@@ -39,6 +39,19 @@ afterEach(() => {
 const settle = async () => {
   for (let i = 0; i < 20; i++) await act(() => new Promise((r) => setTimeout(r, 5)));
 };
+/** Settles until `check` passes (or throws its failure after `ms`): IndexedDB and fetch answers finish when they finish, later on a loaded machine. */
+const eventually = async (check: () => unknown, ms = 5000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+    await act(() => new Promise((r) => setTimeout(r, 10)));
+  }
+};
 /** Settles until `sel` is on the page (Leaflet's first, cold, dynamic import may take longer than one settle). */
 const settleUntil = async (root: HTMLElement, sel: string) => {
   for (let i = 0; i < 100 && !root.querySelector(sel); i++) await act(() => new Promise((r) => setTimeout(r, 20)));
@@ -61,8 +74,9 @@ describe('the generic feature screen', () => {
     const { m, root } = await mountFeature('qc@x', 'feature-test', server.fetchFn, <Feature feature={QC} />);
     expect(root.querySelector('h2')?.textContent).toBe('Perform QC');
     expect(root.querySelector('input[name=serial]')).not.toBeNull();
-    const rows = [...root.querySelectorAll<HTMLButtonElement>('[data-testid=record-list] button')];
-    expect(rows.map((r) => r.querySelector('.record-title')?.textContent)).toEqual(['IBC-1', 'IBC-2']);
+    const listed = () => [...root.querySelectorAll<HTMLButtonElement>('[data-testid=record-list] button')];
+    await eventually(() => expect(listed().map((r) => r.querySelector('.record-title')?.textContent)).toEqual(['IBC-1', 'IBC-2']));
+    const rows = listed();
 
     await act(async () => rows[1].click());
     expect(buttons(root)).toEqual(['Pass QC', 'Block']);
@@ -73,12 +87,12 @@ describe('the generic feature screen', () => {
     const form = root.querySelector<HTMLFormElement>('[data-testid=action-form]')!;
     expect(form.querySelector('h3')?.textContent).toBe('Start QC · IBC-1');
     await act(async () => form.querySelector<HTMLButtonElement>('button[type=submit]')!.click());
-    await settle();
-
-    expect(server.sent).toMatchObject([{ seq: 1, feature: QC.id, workflow: 'ibc', recordId: 'r1', kind: 'transition', transition: 'startQC', fields: {}, offline: false }]);
-    expect((await m.queue.all())[0]).toMatchObject({ status: 'applied', record: { id: 'r1', state: 'in_qc' } });
-    // The verdict is newer than the kept list: the record is now in QC and offers QC's actions.
-    expect(buttons(root)).toEqual(['Pass QC', 'Block']);
+    await eventually(async () => {
+      expect(server.sent).toMatchObject([{ seq: 1, feature: QC.id, workflow: 'ibc', recordId: 'r1', kind: 'transition', transition: 'startQC', fields: {}, offline: false }]);
+      expect((await m.queue.all())[0]).toMatchObject({ status: 'applied', record: { id: 'r1', state: 'in_qc' } });
+      // The verdict is newer than the kept list: the record is now in QC and offers QC's actions.
+      expect(buttons(root)).toEqual(['Pass QC', 'Block']);
+    });
   });
 });
 
@@ -140,11 +154,10 @@ describe('a list\'s subtitle', () => {
     }) as typeof fetch;
     const { root } = await mountFeature('ret@x', 'feature-subtitle-test', fetchFn, <Feature feature={RETURNS} />);
     const subtitles = () => [...root.querySelectorAll('[data-testid=record-list] button .muted')].map((e) => e.textContent);
-    expect(subtitles()).toEqual(['In stock, empty · dep1 · Empty', 'At customer · dep2']);
+    await eventually(() => expect(subtitles()).toEqual(['In stock, empty · dep1 · Empty', 'At customer · dep2']));
 
     release();
-    await settle();
-    expect(subtitles()).toEqual(['In stock, empty · Depósito Envasado Campana · Empty', 'At customer · Cliente Rosario']);
+    await eventually(() => expect(subtitles()).toEqual(['In stock, empty · Depósito Envasado Campana · Empty', 'At customer · Cliente Rosario']));
     expect(asked.filter((p) => p.startsWith('/api/v3/masterdata/'))).toHaveLength(1);
 
     const search = root.querySelector<HTMLInputElement>('input[type=search]')!;
