@@ -12,6 +12,7 @@ import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJ
 import { registerFunctions } from './sqlite-fns.js';
 import { groupedInSql } from './sqlite-group.js';
 import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggregate.js';
+import { keyedCount } from './sqlite-keyed.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
@@ -422,6 +423,10 @@ export class SqliteStore implements Store {
     };
     const c = this.collections.get(name, false);
     if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign, own);
+    // A count that depends on join keys alone: the keys grouped in SQL, the stages run once a key (sqlite-keyed.ts).
+    const count = head.skip === 0 && head.limit === undefined ? keyedCount(head.rest) : undefined;
+    const keys = count && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [count.group] });
+    if (count && keys) return new PipelineStream(count.rest, keys.map(count.keyDoc)[Symbol.iterator](), foreign, own, true);
     // A $group SQL answers from key columns alone (sqlite-group.ts): its groups go on through the rest.
     const groups = groupedInSql((sql) => this.stmt(sql), c, head);
     if (groups) return new PipelineStream(head.rest.slice(1), groups[Symbol.iterator](), foreign, own, true);
