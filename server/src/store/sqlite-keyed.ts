@@ -16,7 +16,7 @@
  * semantics stay mingo's: a missing key joins as null does, the only difference a key document
  * has from the stored one.
  */
-import type { Pipeline } from './types.js';
+import type { Filter, Pipeline } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -107,10 +107,38 @@ function setPath(doc: Rec, path: string, value: unknown): void {
   at[parts[parts.length - 1]] = value;
 }
 
-export interface KeyedCount {
-  /** The group (after the head, in SQL) of the documents by their keys, with its size under `weight`. */
+/** Stages run once per distinct key: the keys' group in SQL, and a document per group for the stages. */
+interface KeyRun {
+  /** The group (after the head, in SQL) of the documents by their keys, with its size under `tag`. */
   group: Rec;
-  /** A group's key document: each key at its path (missing when the group's key left it out), and its weight. */
+  /** The field of a key document no stage reads or writes: a weight, or which group it stands for. */
+  tag: string;
+  /** A group's key document: each key at its path (missing when the group's key left it out), and `tag` set to `value`. */
+  keyDoc(group: Rec, value: unknown): Rec;
+}
+
+function keyRun(stages: Pipeline, keys: string[]): KeyRun {
+  const taken = new Set<string>(keys.map(head));
+  for (const s of stages) if (s.$lookup) taken.add((s.$lookup as Rec).as as string);
+  const tag = freeName(taken);
+  const single = keys.length === 1;
+  const id = single ? `$${keys[0]}` : Object.fromEntries(keys.map((k, i) => [`k${i}`, `$${k}`]));
+  return {
+    group: { $group: { _id: id, [tag]: { $sum: 1 } } },
+    tag,
+    keyDoc: (g, value) => {
+      const doc: Rec = { [tag]: value };
+      // A single key's group holds null for null and missing alike; a join reads both as null.
+      if (single) setPath(doc, keys[0], g._id);
+      else keys.forEach((k, i) => { if (Object.hasOwn(g._id as Rec, `k${i}`)) setPath(doc, k, (g._id as Rec)[`k${i}`]); });
+      return doc;
+    },
+  };
+}
+
+export interface KeyedCount {
+  group: Rec;
+  /** A group's key document, weighted by the group's size. */
   keyDoc(group: Rec): Rec;
   /** What runs over the key documents: the keyed stages, then the weights summed as the `$count` would count. */
   rest: Pipeline;
@@ -126,21 +154,61 @@ export function keyedCount(rest: Pipeline): KeyedCount | undefined {
   const stages = rest.slice(0, -1);
   const keyed = keyedStages(stages);
   if (!keyed || keyed.length !== stages.length) return undefined;
-  const taken = new Set<string>(keyed.keys.map(head));
-  for (const s of stages) if (s.$lookup) taken.add((s.$lookup as Rec).as as string);
-  const weight = freeName(taken);
-  const single = keyed.keys.length === 1;
-  const id = single ? `$${keyed.keys[0]}` : Object.fromEntries(keyed.keys.map((k, i) => [`k${i}`, `$${k}`]));
+  const run = keyRun(stages, keyed.keys);
   return {
-    group: { $group: { _id: id, [weight]: { $sum: 1 } } },
-    keyDoc: (g) => {
-      const doc: Rec = { [weight]: g[weight] };
-      // A single key's group holds null for null and missing alike; a join reads both as null.
-      if (single) setPath(doc, keyed.keys[0], g._id);
-      else keyed.keys.forEach((k, i) => { if (Object.hasOwn(g._id as Rec, `k${i}`)) setPath(doc, k, (g._id as Rec)[`k${i}`]); });
-      return doc;
-    },
+    group: run.group,
+    keyDoc: (g) => run.keyDoc(g, g[run.tag]),
     // MongoDB's $count is this $group and $project (no row: no result), over weighted documents.
-    rest: [...stages, { $group: { _id: null, [last.$count]: { $sum: `$${weight}` } } }, { $project: { _id: 0 } }],
+    rest: [...stages, { $group: { _id: null, [last.$count]: { $sum: `$${run.tag}` } } }, { $project: { _id: 0 } }],
+  };
+}
+
+/** Whether a stage can drop a row: a `$match`, an `$unwind` that does not keep a row without items. */
+function drops(stage: Rec): boolean {
+  if (stage.$match) return true;
+  const u = stage.$unwind as Rec | string | undefined;
+  return u !== undefined && (typeof u === 'string' || u.preserveNullAndEmptyArrays !== true);
+}
+
+/** Past this many distinct keys, running the stages once per key costs about what it saves. */
+const MAX_KEYS = 1000;
+
+export interface KeyedDrop {
+  group: Rec;
+  /** The stages up to the last that may drop rows, to run over `keyDocs`; each row out carries its group's index under `tag`. */
+  stages: Pipeline;
+  keyDocs(groups: Rec[]): Rec[] | undefined;
+  tag: string;
+  /** The condition, ANDed to the head's filter, that leaves out the documents of the groups that made no row. */
+  filter(groups: Rec[], kept: ReadonlySet<unknown>): Filter | undefined;
+}
+
+/**
+ * For a pipeline read whole (no page cut in SQL), whose leading stages after the head are
+ * keyed (keyedStages) on one key and may drop rows: which documents make no row is known from
+ * their key alone, so SQL leaves them out. Their absence changes nothing downstream (they made
+ * no row for it); undefined when the stages drop nothing or depend on more than one key.
+ */
+export function keyedDrop(rest: Pipeline): KeyedDrop | undefined {
+  const keyed = keyedStages(rest);
+  if (!keyed) return undefined;
+  let end = keyed.length;
+  while (end > 0 && !drops(rest[end - 1])) end--;
+  const stages = rest.slice(0, end);
+  const lead = keyedStages(stages);
+  if (!lead || lead.keys.length !== 1) return undefined;
+  const key = lead.keys[0];
+  const run = keyRun(stages, lead.keys);
+  return {
+    group: run.group,
+    stages,
+    tag: run.tag,
+    keyDocs: (groups) => (groups.length > MAX_KEYS ? undefined : groups.map((g, i) => run.keyDoc(g, i))),
+    filter: (groups, kept) => {
+      const none = groups.filter((_, i) => !kept.has(i)).map((g) => g._id);
+      // Values SQL and MongoDB hold equal alike (a document key is left to the stages).
+      if (none.length === 0 || !none.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return undefined;
+      return { [key]: { $nin: none } } as Filter;
+    },
   };
 }

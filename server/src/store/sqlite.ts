@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { registerFunctions } from './sqlite-fns.js';
 import { groupedInSql } from './sqlite-group.js';
-import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggregate.js';
-import { keyedCount } from './sqlite-keyed.js';
+import { PipelineStream, splitSqlHead, type ForeignReader, type SqlHead } from './sqlite-aggregate.js';
+import { keyedCount, keyedDrop } from './sqlite-keyed.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
@@ -430,9 +430,23 @@ export class SqliteStore implements Store {
     // A $group SQL answers from key columns alone (sqlite-group.ts): its groups go on through the rest.
     const groups = groupedInSql((sql) => this.stmt(sql), c, head);
     if (groups) return new PipelineStream(head.rest.slice(1), groups[Symbol.iterator](), foreign, own, true);
-    const q = this.pageSelect(c, head, head.sort !== undefined);
+    const q = this.pageSelect(c, { ...head, filter: this.keyedFilter(c, head, foreign) }, head.sort !== undefined);
     const stmt = own ? this.db.prepare(q.sql) : this.stmt(q.sql);
     return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign, own);
+  }
+
+  /**
+   * The head's filter, and the documents whose join key makes no row left out (sqlite-keyed.ts):
+   * only for a pipeline read whole, as a page cut in SQL counts documents, not rows.
+   */
+  private keyedFilter(c: Coll, head: SqlHead, foreign: ForeignReader): Filter | undefined {
+    const drop = head.skip === 0 && head.limit === undefined ? keyedDrop(head.rest) : undefined;
+    const groups = drop && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [drop.group] });
+    const keyDocs = groups && drop.keyDocs(groups);
+    if (!keyDocs) return head.filter;
+    const rows = new PipelineStream(drop.stages, keyDocs[Symbol.iterator](), foreign, true, true).take(Infinity);
+    const none = drop.filter(groups, new Set(rows.map((r) => r[drop.tag])));
+    return none ? (head.filter ? { $and: [head.filter, none] } : none) : head.filter;
   }
 
   // ---- the asynchronous Store interface ----
