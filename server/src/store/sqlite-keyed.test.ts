@@ -120,7 +120,7 @@ describe('a count over join keys', () => {
   it('reads whole what mingo makes of the documents, those whose key makes no row left out in SQL', async () => {
     let run = 0;
     let dropped = 0;
-    await fc.assert(fc.asyncProperty(fc.array(fc.oneof(doc, plainDoc, plainDoc), { maxLength: 20 }), fc.array(material, { maxLength: 5 }), fc.array(deposit, { maxLength: 3 }), fc.oneof(stageRuns, dropRuns, dropRuns), headFilter, fc.constantFrom(false, false, true),
+    await fc.assert(fc.asyncProperty(fc.array(fc.oneof(doc, plainDoc, plainDoc), { maxLength: 20 }), fc.array(material, { maxLength: 5 }), fc.array(deposit, { maxLength: 3 }), fc.oneof(stageRuns, dropRuns, dropRuns), fc.constantFrom<Doc | undefined>(undefined, undefined, { q: { $gt: 0 } }), fc.constantFrom(false, false, true),
       async (docs, materials, deposits, stages, filter, paged) => {
         run++;
         const coll = `w${run}`;
@@ -135,7 +135,9 @@ describe('a count over join keys', () => {
         const from = prepared.length;
         const rows = await store.aggregate(coll, pipeline);
         if (prepared.slice(from).some((q) => q.includes(`"${coll}"`) && /NOT ifnull\(\(?"k:(mat|o\.k)" (IN|IS)/.test(q))) {
+          // Not for a page cut in SQL (it counts documents), nor behind a filter (the keys' group would read every row).
           expect(paged).toBe(false);
+          expect(filter).toBeUndefined();
           dropped++;
         }
         const all = { [`wmaterials${run}`]: await store.find(`wmaterials${run}`), [`wdeposits${run}`]: await store.find(`wdeposits${run}`) };
@@ -143,7 +145,7 @@ describe('a count over join keys', () => {
         const reference = new Aggregator(pipeline, { ...MINGO_OPTIONS, collectionResolver: (name: string) => all[name] ?? [] }).run(await store.find(coll, { sort: { id: 1 } })) as Doc[];
         expect(rows).toEqual(reference);
       }), { numRuns: 100 });
-    expect(dropped).toBeGreaterThan(20);
+    expect(dropped).toBeGreaterThanOrEqual(10);
   });
 
   it('drops only where the keyed stages may drop, on one key', () => {

@@ -170,7 +170,6 @@ function drops(stage: Rec): boolean {
   return u !== undefined && (typeof u === 'string' || u.preserveNullAndEmptyArrays !== true);
 }
 
-/** Past this many distinct keys, running the stages once per key costs about what it saves. */
 const MAX_KEYS = 1000;
 
 export interface KeyedDrop {
@@ -178,6 +177,8 @@ export interface KeyedDrop {
   /** The stages up to the last that may drop rows, to run over `keyDocs`; each row out carries its group's index under `tag`. */
   stages: Pipeline;
   keyDocs(groups: Rec[]): Rec[] | undefined;
+  /** Past this many distinct keys, running the stages once per key costs about what it saves: keyDocs answers undefined. */
+  maxKeys: number;
   tag: string;
   /** The condition, ANDed to the head's filter, that leaves out the documents of the groups that made no row. */
   filter(groups: Rec[], kept: ReadonlySet<unknown>): Filter | undefined;
@@ -204,6 +205,7 @@ export function keyedDrop(rest: Pipeline): KeyedDrop | undefined {
     stages,
     tag: run.tag,
     keyDocs: (groups) => (groups.length > MAX_KEYS ? undefined : groups.map((g, i) => run.keyDoc(g, i))),
+    maxKeys: MAX_KEYS,
     filter: (groups, kept) => {
       const none = groups.filter((_, i) => !kept.has(i)).map((g) => g._id);
       // Values SQL and MongoDB hold equal alike (a document key is left to the stages).

@@ -437,11 +437,14 @@ export class SqliteStore implements Store {
 
   /**
    * The head's filter, and the documents whose join key makes no row left out (sqlite-keyed.ts):
-   * only for a pipeline read whole, as a page cut in SQL counts documents, not rows.
+   * only for a pipeline read whole, as a page cut in SQL counts documents, not rows; and only
+   * without a filter, where the keys' group reads their index alone (with one, it read each row's
+   * JSON for the filter's columns, and cost more than the documents it saved).
    */
   private keyedFilter(c: Coll, head: SqlHead, foreign: ForeignReader): Filter | undefined {
-    const drop = head.skip === 0 && head.limit === undefined ? keyedDrop(head.rest) : undefined;
-    const groups = drop && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [drop.group] });
+    const whole = head.skip === 0 && head.limit === undefined && Object.keys(head.filter ?? {}).length === 0;
+    const drop = whole ? keyedDrop(head.rest) : undefined;
+    const groups = drop && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [drop.group] }, drop.maxKeys + 1);
     const keyDocs = groups && drop.keyDocs(groups);
     if (!keyDocs) return head.filter;
     const rows = new PipelineStream(drop.stages, keyDocs[Symbol.iterator](), foreign, true, true).take(Infinity);
