@@ -160,4 +160,16 @@ describe('a count over join keys', () => {
     expect(drop?.filter([{ _id: 'a' }], new Set([0]))).toBeUndefined();
     expect(keyedDrop([joinMat, lookup('dep', 'deposit', 'd'), { $match: { 'd.cls': 'x' } }])).toBeUndefined();
   });
+
+  it('leaves the documents to the stages past a thousand distinct keys, read no further than that in the keys\' group', async () => {
+    await store.ensureCollection({ name: 'many', uniqueKeys: [], indexes: ['mat'] });
+    await store.insertMany('many', Array.from({ length: 1200 }, (_, i) => ({ mat: `m${i}`, q: i })));
+    await store.insertMany('manyMaterials', [{ code: 'm5' }, { code: 'm7' }]);
+    const from = prepared.length;
+    const rows = await store.aggregate('many', [{ $match: {} }, { $sort: { q: 1 } }, lookup('mat', 'manyMaterials', 'm'), { $unwind: '$m' }, { $project: { _id: 0, q: 1 } }]);
+    expect(rows).toEqual([{ q: 5 }, { q: 7 }]);
+    const sql = prepared.slice(from).filter((q) => q.includes('"many"'));
+    expect(sql.some((q) => q.includes('GROUP BY "k:mat"') && q.endsWith('LIMIT 1001'))).toBe(true);
+    expect(sql.some((q) => q.includes('NOT ifnull'))).toBe(false);
+  });
 });
