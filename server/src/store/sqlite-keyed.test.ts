@@ -6,32 +6,15 @@
  * asked: the key group is the statement read, no document's JSON. A whole read leaves out the
  * documents whose key makes no row and still gives mingo's rows, in mingo's order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Aggregator } from 'mingo';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
 import { keyedCount, keyedDrop, keyedStages } from './sqlite-keyed.js';
-import { SqliteStore } from './sqlite.js';
+import { spiedStore } from './sqlite-spy.js';
 import type { Doc, Pipeline } from './types.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'store-keyed-'));
-let store: SqliteStore;
-const prepared: string[] = [];
-
-beforeAll(() => {
-  store = new SqliteStore({ dataDir: dir });
-  const db = (store as unknown as { db: Database.Database }).db;
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => { prepared.push(sql); return prepare(sql); }) as typeof db.prepare;
-});
-afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = spiedStore('store-keyed-');
 
 const key = fc.oneof(fc.constantFrom('m1', 'm2', 'm3', 'nobody'), fc.constantFrom(1, 1.5), fc.constant(null), fc.constant(undefined), fc.boolean(), fc.constant({ z: 1 }));
 /** Without its undefined fields (a missing field). */
@@ -70,6 +53,24 @@ const plainKey = key.filter((k) => typeof k !== 'object' || k === null);
 const plainDoc = fc.record({ mat: plainKey, dep: key, q: fc.integer({ min: -2, max: 3 }), o: fc.oneof(fc.record({ k: plainKey }).map(defined), fc.constant(undefined)) }).map(defined);
 const headFilter = fc.option(fc.constantFrom<Doc>({ q: { $gt: 0 } }, { q: { $ne: 2 } }), { nil: undefined });
 
+/**
+ * One run's collections: the documents (their keys indexed), the materials and deposits they
+ * join, named for the run in the stages; and mingo's answer over the whole documents, read by id
+ * (the store breaks a sort's ties by id; mingo keeps the order it reads).
+ */
+async function seed(coll: string, docs: Doc[], materials: Doc[], deposits: Doc[], stages: Pipeline) {
+  await t.store.ensureCollection({ name: coll, uniqueKeys: [], indexes: ['mat', 'dep', 'o.k', 'q'] });
+  await t.store.insertMany(coll, docs.map((d) => structuredClone(d)));
+  await t.store.insertMany(`${coll}materials`, materials.map((m) => ({ ...m })));
+  await t.store.insertMany(`${coll}deposits`, deposits.map((d) => ({ ...d })));
+  const named = JSON.parse(JSON.stringify(stages).replace(/"materials"/g, `"${coll}materials"`).replace(/"deposits"/g, `"${coll}deposits"`)) as Pipeline;
+  const mingo = async (pipeline: Pipeline): Promise<Doc[]> => {
+    const all = { [`${coll}materials`]: await t.store.find(`${coll}materials`), [`${coll}deposits`]: await t.store.find(`${coll}deposits`) };
+    return new Aggregator(pipeline, { ...MINGO_OPTIONS, collectionResolver: (name: string) => all[name] ?? [] }).run(await t.store.find(coll, { sort: { id: 1 } })) as Doc[];
+  };
+  return { named, mingo };
+}
+
 describe('a count over join keys', () => {
   it('counts what mingo counts over the documents, from the keys grouped in SQL', async () => {
     let run = 0;
@@ -78,21 +79,16 @@ describe('a count over join keys', () => {
       async (docs, materials, deposits, stages, filter) => {
         run++;
         const coll = `k${run}`;
-        await store.ensureCollection({ name: coll, uniqueKeys: [], indexes: ['mat', 'dep', 'o.k', 'q'] });
-        await store.insertMany(coll, docs.map((d) => structuredClone(d)));
-        await store.insertMany(`materials${run}`, materials.map((m) => ({ ...m })));
-        await store.insertMany(`deposits${run}`, deposits.map((d) => ({ ...d })));
-        const named = JSON.parse(JSON.stringify(stages).replace(/"materials"/g, `"materials${run}"`).replace(/"deposits"/g, `"deposits${run}"`)) as Pipeline;
+        const { named, mingo } = await seed(coll, docs, materials, deposits, stages);
         const pipeline: Pipeline = [{ $match: filter ?? {} }, { $sort: { q: 1 } }, ...named, { $count: 'n' }];
-        const from = prepared.length;
-        const counted = await store.aggregate(coll, pipeline);
-        const sql = prepared.slice(from);
+        const from = t.prepared.length;
+        const counted = await t.store.aggregate(coll, pipeline);
+        const sql = t.prepared.slice(from);
         if (sql.some((q) => q.includes('HAVING count(*) > 0'))) {
           inSql++;
           expect(sql.some((q) => /SELECT doc\b/.test(q) && q.includes(`"${coll}"`))).toBe(false);
         }
-        const all = { [`materials${run}`]: await store.find(`materials${run}`), [`deposits${run}`]: await store.find(`deposits${run}`) };
-        const reference = new Aggregator(pipeline, { ...MINGO_OPTIONS, collectionResolver: (name: string) => all[name] ?? [] }).run(await store.find(coll)) as Doc[];
+        const reference = await mingo(pipeline);
         // mingo's $count answers {n: 0} for no row where MongoDB (and the store) answer nothing.
         expect(counted).toEqual(reference.filter((r) => r.n !== 0));
       }), { numRuns: 150 });
@@ -124,26 +120,19 @@ describe('a count over join keys', () => {
       async (docs, materials, deposits, stages, filter, paged) => {
         run++;
         const coll = `w${run}`;
-        await store.ensureCollection({ name: coll, uniqueKeys: [], indexes: ['mat', 'dep', 'o.k', 'q'] });
-        await store.insertMany(coll, docs.map((d) => structuredClone(d)));
-        await store.insertMany(`wmaterials${run}`, materials.map((m) => ({ ...m })));
-        await store.insertMany(`wdeposits${run}`, deposits.map((d) => ({ ...d })));
-        const named = JSON.parse(JSON.stringify(stages).replace(/"materials"/g, `"wmaterials${run}"`).replace(/"deposits"/g, `"wdeposits${run}"`)) as Pipeline;
+        const { named, mingo } = await seed(coll, docs, materials, deposits, stages);
         // Sorted and read whole (an export), or a page cut in SQL, which counts documents: no drop there.
         const pipeline: Pipeline = [{ $match: filter ?? {} }, { $sort: { q: -1 } }, ...(paged ? [{ $limit: 7 }] : []), ...named,
           { $project: { _id: 0, id: 1, q: 1, kind: '$m.kind', cls: '$d.cls' } }];
-        const from = prepared.length;
-        const rows = await store.aggregate(coll, pipeline);
-        if (prepared.slice(from).some((q) => q.includes(`"${coll}"`) && /NOT ifnull\(\(?"k:(mat|o\.k)" (IN|IS)/.test(q))) {
+        const from = t.prepared.length;
+        const rows = await t.store.aggregate(coll, pipeline);
+        if (t.prepared.slice(from).some((q) => q.includes(`"${coll}"`) && /NOT ifnull\(\(?"k:(mat|o\.k)" (IN|IS)/.test(q))) {
           // Not for a page cut in SQL (it counts documents), nor behind a filter (the keys' group would read every row).
           expect(paged).toBe(false);
           expect(filter).toBeUndefined();
           dropped++;
         }
-        const all = { [`wmaterials${run}`]: await store.find(`wmaterials${run}`), [`wdeposits${run}`]: await store.find(`wdeposits${run}`) };
-        // mingo sorts as MongoDB does, ties in the order read: the store breaks them by id, so mingo reads by id.
-        const reference = new Aggregator(pipeline, { ...MINGO_OPTIONS, collectionResolver: (name: string) => all[name] ?? [] }).run(await store.find(coll, { sort: { id: 1 } })) as Doc[];
-        expect(rows).toEqual(reference);
+        expect(rows).toEqual(await mingo(pipeline));
       }), { numRuns: 100 });
     expect(dropped).toBeGreaterThanOrEqual(10);
   });
@@ -162,13 +151,13 @@ describe('a count over join keys', () => {
   });
 
   it('leaves the documents to the stages past a thousand distinct keys, read no further than that in the keys\' group', async () => {
-    await store.ensureCollection({ name: 'many', uniqueKeys: [], indexes: ['mat'] });
-    await store.insertMany('many', Array.from({ length: 1200 }, (_, i) => ({ mat: `m${i}`, q: i })));
-    await store.insertMany('manyMaterials', [{ code: 'm5' }, { code: 'm7' }]);
-    const from = prepared.length;
-    const rows = await store.aggregate('many', [{ $match: {} }, { $sort: { q: 1 } }, lookup('mat', 'manyMaterials', 'm'), { $unwind: '$m' }, { $project: { _id: 0, q: 1 } }]);
+    await t.store.ensureCollection({ name: 'many', uniqueKeys: [], indexes: ['mat'] });
+    await t.store.insertMany('many', Array.from({ length: 1200 }, (_, i) => ({ mat: `m${i}`, q: i })));
+    await t.store.insertMany('manyMaterials', [{ code: 'm5' }, { code: 'm7' }]);
+    const from = t.prepared.length;
+    const rows = await t.store.aggregate('many', [{ $match: {} }, { $sort: { q: 1 } }, lookup('mat', 'manyMaterials', 'm'), { $unwind: '$m' }, { $project: { _id: 0, q: 1 } }]);
     expect(rows).toEqual([{ q: 5 }, { q: 7 }]);
-    const sql = prepared.slice(from).filter((q) => q.includes('"many"'));
+    const sql = t.prepared.slice(from).filter((q) => q.includes('"many"'));
     expect(sql.some((q) => q.includes('GROUP BY "k:mat"') && q.endsWith('LIMIT 1001'))).toBe(true);
     expect(sql.some((q) => q.includes('NOT ifnull'))).toBe(false);
   });
