@@ -170,7 +170,7 @@ describe('a count over join keys', () => {
   it('reads the documents where a key path has held a list, as before', async () => {
     // mingo joins a list's unmatched value as undefined, MongoDB and the store not at all: the
     // reference here is the store's own reading of the documents (a copy without key columns).
-    const docs = [{ mat: ['m1', 'm3'] }, { mat: 'm1' }, { mat: ['m2'] }, {}];
+    const docs: Doc[] = [{ mat: ['m1', 'm3'] }, { mat: 'm1' }, { mat: ['m2'] }, {}];
     await t.store.ensureCollection({ name: 'listed', uniqueKeys: [], indexes: ['mat'] });
     await t.store.insertMany('listed', docs.map((d) => ({ ...d })));
     await t.store.insertMany('listedPlain', docs.map((d) => ({ ...d })));
