@@ -8,7 +8,7 @@
 import { Aggregator } from 'mingo';
 import { compileGroup, compileRowStage, groupKey, pathGetter, type CompiledGroup, type RowStage } from './sqlite-compile.js';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
-import { fieldSetter } from './sqlite-objects.js';
+import { fieldSetter, rowCopy } from './sqlite-objects.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
 export interface SqlHead {
@@ -131,6 +131,13 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
   const foreignKey = pathGetter(l.foreignField);
   const byKey = new Map<unknown, Doc[]>();
   const set = fieldSetter(l.as);
+  // A copy of the row with the joined field (rowCopy: the copies share their hidden classes).
+  const withField = (d: Rec, v: unknown): Rec => {
+    if (l.as === '__proto__') return { ...d, [l.as]: v };
+    const o = rowCopy(d);
+    set(o, v);
+    return o;
+  };
   const join = (batch: Rec[]): unknown[] => {
     const locals = batch.map((d) => local(d) ?? null);
     const keys = new Set<unknown>();
@@ -169,13 +176,11 @@ function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean } | un
       if (!unwind) {
         // The list is the row's own (the remembered one is shared by every row with that key).
         const list = [...hits];
-        if (own) set(d, list);
-        result.push(own ? d : { ...d, [l.as]: list });
+        result.push(own ? (set(d, list), d) : withField(d, list));
       } else if (hits.length > 0) {
         // Copies for the second and later matches, taken before the row itself gets the first.
-        const more = hits.slice(1).map((h) => ({ ...d, [l.as]: h }));
-        if (own) set(d, hits[0]);
-        result.push(own ? d : { ...d, [l.as]: hits[0] }, ...more);
+        const more = hits.slice(1).map((h) => withField(d, h));
+        result.push(own ? (set(d, hits[0]), d) : withField(d, hits[0]), ...more);
       } else if (unwind.preserve) {
         const { [l.as]: _gone, ...rest } = d;
         result.push(rest);

@@ -13,7 +13,7 @@
 import { Aggregator, Query } from 'mingo';
 import { compare, isEqual, resolve } from 'mingo/util';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
-import { fieldGetter, objectBuilder, pathReader } from './sqlite-objects.js';
+import { fieldGetter, objectBuilder, pathReader, rowCopy } from './sqlite-objects.js';
 
 type Rec = Record<string, unknown>;
 type Vars = Record<string, unknown>;
@@ -357,7 +357,7 @@ function compileAddFields(spec: Rec, now: Date): RowStage | undefined {
     parts.push([k, f]);
   }
   return (doc, emit) => {
-    const out: Rec = { ...doc };
+    const out: Rec = rowCopy(doc);
     for (const [k, f] of parts) {
       const v = f(doc, undefined);
       if (v !== undefined) out[k] = v;
@@ -380,7 +380,7 @@ function valueAt(doc: Rec, parts: string[]): unknown {
 /** A copy of `doc` with the value at `parts` replaced (or removed, for undefined), the objects on the way copied. */
 function withValueAt(doc: Rec, parts: string[], value: unknown): Rec {
   const [head, ...rest] = parts;
-  const out: Rec = { ...doc };
+  const out: Rec = rowCopy(doc);
   if (rest.length > 0) out[head] = withValueAt(doc[head] as Rec, rest, value);
   else if (value === undefined) delete out[head];
   else out[head] = value;
@@ -411,7 +411,7 @@ function compileUnset(arg: unknown): RowStage | undefined {
   const fields = Array.isArray(arg) ? arg : [arg];
   if (fields.length === 0 || !fields.every((f) => typeof f === 'string' && isFieldName(f))) return undefined;
   return (doc, emit) => {
-    const out: Rec = { ...doc };
+    const out: Rec = rowCopy(doc);
     for (const f of fields as string[]) delete out[f];
     emit(out);
   };

@@ -8,22 +8,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from './sqlite.js';
+import { preparedStatements } from './sqlite-spy.js';
 import type { Doc, Pipeline } from './types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-group-'));
 let store: SqliteStore;
-const prepared: string[] = [];
+let prepared: string[];
 const PATHS = ['a', 'b', 'n', 'o.k'];
 
 beforeAll(() => {
   store = new SqliteStore({ dataDir: dir });
-  const db = (store as unknown as { db: Database.Database }).db;
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => { prepared.push(sql); return prepare(sql); }) as typeof db.prepare;
+  prepared = preparedStatements(store);
 });
 afterAll(async () => {
   await store.close();

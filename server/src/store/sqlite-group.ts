@@ -52,7 +52,7 @@ const NUMERIC = (col: string) => `(CASE WHEN typeof(${col}) IN ('integer', 'real
  * statement left open would block writes); undefined when SQL does not answer it, and the
  * pipeline runs as before. `stmt` prepares (and caches) a statement on the store's connection.
  */
-export function groupedInSql(stmt: (sql: string) => Database.Statement, c: Coll, head: SqlHead): Doc[] | undefined {
+export function groupedInSql(stmt: (sql: string) => Database.Statement, c: Coll, head: SqlHead, limit?: number): Doc[] | undefined {
   const stage = head.sort === undefined && head.skip === 0 && head.limit === undefined ? head.rest[0]?.$group : undefined;
   const group = stage ? compileSqlGroup(c.env, stage as Rec) : undefined;
   if (!group) return undefined;
@@ -60,7 +60,9 @@ export function groupedInSql(stmt: (sql: string) => Database.Statement, c: Coll,
   const indexes = stmt(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`).pluck().all(c.name) as string[];
   const index = indexFor(indexes, c.name, group, filterPaths(head.filter));
   const from = index ? `${c.table} INDEXED BY "${index}"` : c.table;
-  let rows = stmt(`SELECT ${group.select} FROM ${from} WHERE ${w.sql}${group.tail}`).raw().all(...w.params) as unknown[][];
+  // A limit (the caller wants to know whether there are more groups than that) ends the read early; it is not for a refined group.
+  const cut = limit !== undefined && !group.refine ? ` LIMIT ${Math.floor(limit)}` : '';
+  let rows = stmt(`SELECT ${group.select} FROM ${from} WHERE ${w.sql}${group.tail}${cut}`).raw().all(...w.params) as unknown[][];
   const r = group.refine;
   if (r?.needed(rows)) rows = [...r.keep(rows), ...(stmt(`SELECT ${r.select} FROM ${c.table} WHERE (${w.sql}) AND ${r.where}${r.tail}`).raw().all(...w.params) as unknown[][])];
   return group.docs(rows);

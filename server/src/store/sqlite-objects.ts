@@ -47,3 +47,15 @@ export function fieldGetter(name: string): (doc: Rec) => unknown {
 export function fieldSetter(name: string): (doc: Rec, value: unknown) => void {
   return new Function('d', 'v', `d[${JSON.stringify(name)}] = v;`) as (doc: Rec, value: unknown) => void;
 }
+
+/**
+ * A shallow copy of a row, as `{...doc}` makes it, whose fields a later stage can add to without
+ * a hidden class of its own for each row. V8 gives a spread's copy a map no transition is kept
+ * from: a join or `$addFields` adding a field to 136,204 unwound shipment lines made 136,204 maps,
+ * and every read of those rows' fields (a `$group`'s, the export's cells) missed its cache.
+ * Object.assign copies into a map of the shared tree. A `__proto__` field is the exception:
+ * assign would set the prototype where the spread copies the field.
+ */
+export function rowCopy(doc: Rec): Rec {
+  return Object.hasOwn(doc, '__proto__') ? { ...doc } : Object.assign({}, doc);
+}

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { applySet, keyValues, prepareDocText, prepareReplacement, project, sameJson } from './docs.js';
 import { registerFunctions } from './sqlite-fns.js';
 import { groupedInSql } from './sqlite-group.js';
-import { PipelineStream, splitSqlHead, type ForeignReader } from './sqlite-aggregate.js';
+import { PipelineStream, splitSqlHead, type ForeignReader, type SqlHead } from './sqlite-aggregate.js';
+import { keyedCount, keyedDrop } from './sqlite-keyed.js';
 import { afterTerms } from './keyset.js';
 import { compileFilter, compileSort } from './sqlite-sql.js';
 import {
@@ -422,12 +423,33 @@ export class SqliteStore implements Store {
     };
     const c = this.collections.get(name, false);
     if (!c || head.limit === 0) return new PipelineStream(head.rest, null, foreign, own);
+    // A count that depends on join keys alone: the keys grouped in SQL, the stages run once a key (sqlite-keyed.ts).
+    const count = head.skip === 0 && head.limit === undefined ? keyedCount(head.rest) : undefined;
+    const keys = count && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [count.group] });
+    if (count && keys) return new PipelineStream(count.rest, keys.map(count.keyDoc)[Symbol.iterator](), foreign, own, true);
     // A $group SQL answers from key columns alone (sqlite-group.ts): its groups go on through the rest.
     const groups = groupedInSql((sql) => this.stmt(sql), c, head);
     if (groups) return new PipelineStream(head.rest.slice(1), groups[Symbol.iterator](), foreign, own, true);
-    const q = this.pageSelect(c, head, head.sort !== undefined);
+    const q = this.pageSelect(c, { ...head, filter: this.keyedFilter(c, head, foreign) }, head.sort !== undefined);
     const stmt = own ? this.db.prepare(q.sql) : this.stmt(q.sql);
     return new PipelineStream(head.rest, stmt.pluck().iterate(...q.params), foreign, own);
+  }
+
+  /**
+   * The head's filter, and the documents whose join key makes no row left out (sqlite-keyed.ts):
+   * only for a pipeline read whole, as a page cut in SQL counts documents, not rows; and only
+   * without a filter, where the keys' group reads their index alone (with one, it read each row's
+   * JSON for the filter's columns, and cost more than the documents it saved).
+   */
+  private keyedFilter(c: Coll, head: SqlHead, foreign: ForeignReader): Filter | undefined {
+    const whole = head.skip === 0 && head.limit === undefined && Object.keys(head.filter ?? {}).length === 0;
+    const drop = whole ? keyedDrop(head.rest) : undefined;
+    const groups = drop && groupedInSql((sql) => this.stmt(sql), c, { ...head, sort: undefined, rest: [drop.group] }, drop.maxKeys + 1);
+    const keyDocs = groups && drop.keyDocs(groups);
+    if (!keyDocs) return head.filter;
+    const rows = new PipelineStream(drop.stages, keyDocs[Symbol.iterator](), foreign, true, true).take(Infinity);
+    const none = drop.filter(groups, new Set(rows.map((r) => r[drop.tag])));
+    return none ? (head.filter ? { $and: [head.filter, none] } : none) : head.filter;
   }
 
   // ---- the asynchronous Store interface ----
