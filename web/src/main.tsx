@@ -69,10 +69,6 @@ async function boot(): Promise<void> {
     return;
   }
   const services = createServices(config);
-  const featureId = framedFeatureId(window.location, framed, resolveFrame(config.deployment.settings.frame, window.location.origin));
-  // The feature's definitions, access and (a dashboard's) widget data are asked for now, before
-  // i18n and the first render: the module is here already (firstScreen).
-  if (featureId) void import('./guest/FeatureHost').then((m) => m.startFeature(featureId, services));
   const { languages } = config.deployment.settings;
   const lang = initialLanguage({
     chosen: local.get(services.keys.language),
@@ -82,6 +78,7 @@ async function boot(): Promise<void> {
   });
   const i18n = await createI18n(config.i18n, lang);
   document.documentElement.lang = lang;
+  const featureId = framedFeatureId(window.location, framed, resolveFrame(config.deployment.settings.frame, window.location.origin));
   if (featureId) {
     root.render(
       <I18nextProvider i18n={i18n}>

@@ -48,45 +48,6 @@ function earlyBoot(token: string): { config: Promise<Registry | null>; validate:
   return { config: boot.config.catch(() => null), validate: boot.validate.catch(() => null) };
 }
 
-type Started = { registry: Registry; access: Access } | 'none';
-
-/** The start main.tsx made for this frame's feature and session, taken by its first mount. */
-let started: { key: string; result: Promise<Started> } | null = null;
-
-/**
- * The feature's first requests: the definitions and the access check (prefetch.js's when it
- * used this session's token), a dashboard's widget data as soon as the definitions are there,
- * and the screen's code. main.tsx starts them before i18n and the first render, so the widget
- * requests do not wait for those; the host's first mount takes that start (takeFeature).
- */
-export function startFeature(featureId: string, services: Services): void {
-  const token = services.session.current?.token;
-  started = { key: JSON.stringify([featureId, token ?? null]), result: begin(featureId, services, token) };
-}
-
-/** main.tsx's start when it was for this feature and session (taken once); else a start of its own. */
-function takeFeature(featureId: string, services: Services): Promise<Started> {
-  const token = services.session.current?.token;
-  const mine = started?.key === JSON.stringify([featureId, token ?? null]) ? started.result : undefined;
-  started = null;
-  return mine ?? begin(featureId, services, token);
-}
-
-function begin(featureId: string, services: Services, token: string | undefined): Promise<Started> {
-  if (!token) return Promise.resolve('none');
-  const { api } = services;
-  const early = earlyBoot(token);
-  const registry = early.config.then((r) => r ?? api.get<Registry>('/api/config'));
-  // A dashboard's widgets are asked for now, beside the access check and the screen's code.
-  registry.then((r) => prefetchWidgets(r, featureId, dashboardsApi(api), hashSearch(window.location.hash), services.warehouse.current)).catch(() => undefined);
-  // The feature's screen loads beside the access check (a screen that fails to load still renders, by suspending).
-  const screen = registry.then((r) => preloadScreen(r, featureId)).catch(() => undefined);
-  const validate = early.validate.then((v) => v ?? api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true }));
-  return Promise.all([registry, validate, screen])
-    .then(([r, v]): Started => ({ registry: r, access: { access: v.detail?.access ?? [], groups: v.detail?.groups ?? [] } }))
-    .catch((e: unknown) => { console.error('feature definitions failed', e); return 'none'; });
-}
-
 /** The stand-in for a feature nothing draws here: it says the screen is not available yet. */
 function StandIn({ featureId, warehouse }: { featureId: string; warehouse: WarehouseGroup | null | undefined }) {
   const { t } = useTranslation();
@@ -115,13 +76,25 @@ function StandIn({ featureId, warehouse }: { featureId: string; warehouse: Wareh
 export default function FeatureHost({ featureId, services }: { featureId: string; services: Services }) {
   const { i18n } = useTranslation();
   const frame = useGuestFrame(i18n);
-  const [loaded, setLoaded] = useState<Started | null>(null);
+  const [loaded, setLoaded] = useState<{ registry: Registry; access: Access } | null | 'none'>(null);
+  const { api, session } = services;
 
   useEffect(() => {
+    if (!session.current) { setLoaded('none'); return; }
     let live = true;
-    takeFeature(featureId, services).then((r) => live && setLoaded(r));
+    const early = earlyBoot(session.current.token);
+    const registry = early.config.then((r) => r ?? api.get<Registry>('/api/config'));
+    // A dashboard's widgets are asked for now, beside the access check and the screen's code.
+    const group = services.warehouse;
+    registry.then((r) => prefetchWidgets(r, featureId, dashboardsApi(api), hashSearch(window.location.hash), group.current)).catch(() => undefined);
+    // The feature's screen loads beside the access check (a screen that fails to load still renders, by suspending).
+    const screen = registry.then((r) => preloadScreen(r, featureId)).catch(() => undefined);
+    const validate = early.validate.then((v) => v ?? api.get<{ detail?: Partial<Access> }>('/api/auth/validate', { noCache: true }));
+    Promise.all([registry, validate, screen])
+      .then(([registry, v]) => live && setLoaded({ registry, access: { access: v.detail?.access ?? [], groups: v.detail?.groups ?? [] } }))
+      .catch((e: unknown) => { console.error('feature definitions failed', e); if (live) setLoaded('none'); });
     return () => { live = false; };
-  }, [services, featureId]);
+  }, [api, session, featureId]);
 
   // The selection the shell saves while this frame starts (its first group, when none was chosen
   // yet). Only then: a frame that started with a saved choice keeps it when another tab changes it,
