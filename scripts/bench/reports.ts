@@ -6,7 +6,7 @@
  *   - the first page with the default sort (GET /api/v3/reports/:key/rows), median and p95 of 20;
  *   - a full CSV export (POST /api/v3/reports/:key/exports, polling GET /api/v3/reports/exports/:id,
  *     then the download): rows/s and the server's RSS growth (VmRSS of its process);
- *   - /api/health p99 while two exports run at once;
+ *   - /api/health p99 while two exports run at once, sampled from a process of its own;
  * and beside each, measured in the same run, the floor: a plain scan of the same rows (SQL
  * `SELECT doc FROM <table> WHERE …` on the same database file, every row JSON.parse-d; on MongoDB
  * a find() cursor over the same filter), with the ratio. A report whose route answers 404 is
@@ -19,6 +19,7 @@
  *   BENCH_PORT=3580 npx tsx scripts/bench/reports.ts # the server's port (default 3580)
  *   npx tsx scripts/bench/reports.ts --data DIR --reports a,b  # an embedded store a run left (kept), some reports only
  */
+import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,18 +154,14 @@ async function exportOnce(r: BenchReport): Promise<ExportRun> {
   }
 }
 
-/** /api/health latencies, one request at a time 10 ms apart, until `until` settles. */
+/** /api/health latencies, one request at a time 10 ms apart, until `until` settles: sampled by a process of its own (healthSampler.ts). */
 async function sampleHealth(until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => { done = true; });
-  const times: number[] = [];
-  while (!done) {
-    const s = performance.now();
-    await (await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(60_000) })).arrayBuffer();
-    times.push(performance.now() - s);
-    await new Promise((ok) => setTimeout(ok, 10));
-  }
-  return times.sort((a, b) => a - b);
+  const child = fork(new URL('./healthSampler.ts', import.meta.url), [server.url], { execArgv: ['--import', 'tsx'] });
+  await new Promise((ok, fail) => { child.once('message', ok); child.once('error', fail); });
+  await until.catch(() => undefined);
+  const times = new Promise<number[]>((ok, fail) => { child.once('message', (m) => ok(m as number[])); child.once('error', fail); });
+  child.send('stop');
+  return (await times).sort((a, b) => a - b);
 }
 
 const available: BenchReport[] = [];
