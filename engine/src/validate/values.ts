@@ -35,7 +35,12 @@ export function referenceSites(fields: readonly FieldDef[], value: Rec, prefix =
 
 /** Reads a dotted path. */
 export function getPath(value: unknown, path: string): unknown {
+  return getParts(value, path.split('.'));
+}
+
+/** Reads a dotted path already split (a caller reading one path on many values splits it once). */
+export function getParts(value: unknown, parts: readonly string[]): unknown {
   let v = value;
-  for (const part of path.split('.')) v = isRecord(v) ? v[part] : undefined;
+  for (const part of parts) v = isRecord(v) ? v[part] : undefined;
   return v;
 }

@@ -5,28 +5,13 @@
  * and without a leading filter, each compared with the same pipeline on a copy of the
  * collection without the columns (where mingo groups). And SQL is asked: the statement read.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from './sqlite.js';
-import { preparedStatements } from './sqlite-spy.js';
+import { describe, expect, it } from 'vitest';
+import { spiedStore } from './sqlite-spy.js';
 import type { Doc, Pipeline } from './types.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'store-group-'));
-let store: SqliteStore;
-let prepared: string[];
+const t = spiedStore('store-group-');
 const PATHS = ['a', 'b', 'n', 'o.k'];
-
-beforeAll(() => {
-  store = new SqliteStore({ dataDir: dir });
-  prepared = preparedStatements(store);
-});
-afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const value = fc.oneof(
   fc.constantFrom('x', 'y', 'Y', '', '10'), fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, 2.25, -1.5, 1.0),
@@ -60,44 +45,44 @@ describe('a $group answered in SQL from key columns', () => {
       run++;
       const indexed = `g${run}`;
       const plain = `p${run}`;
-      await store.ensureCollection({ name: indexed, uniqueKeys: [], indexes: PATHS });
-      await store.insertMany(indexed, docs.map((d) => ({ ...d })));
-      await store.insertMany(plain, docs.map((d) => ({ ...d })));
+      await t.store.ensureCollection({ name: indexed, uniqueKeys: [], indexes: PATHS });
+      await t.store.insertMany(indexed, docs.map((d) => ({ ...d })));
+      await t.store.insertMany(plain, docs.map((d) => ({ ...d })));
       const pipeline: Pipeline = [...(match ? [{ $match: match }] : []), { $group: spec }, { $sort: { count: -1 } }];
-      const from = prepared.length;
-      const inSql = await store.aggregate(indexed, pipeline);
-      expect(prepared.slice(from).some((q) => q.includes('GROUP BY') || q.includes('HAVING count(*) > 0'))).toBe(true);
-      expect(canonical(inSql)).toEqual(canonical(await store.aggregate(plain, pipeline)));
+      const from = t.prepared.length;
+      const inSql = await t.store.aggregate(indexed, pipeline);
+      expect(t.prepared.slice(from).some((q) => q.includes('GROUP BY') || q.includes('HAVING count(*) > 0'))).toBe(true);
+      expect(canonical(inSql)).toEqual(canonical(await t.store.aggregate(plain, pipeline)));
     }), { numRuns: 120 });
   });
 
   it('reads a compound index that starts with the keys and holds every path read, whatever range index the filter could take', async () => {
     const docs: Doc[] = Array.from({ length: 300 }, (_, i) => ({ deposit: `d${i % 7}`, quantity: (i % 11) - 2, ...(i % 45 === 1 ? {} : { unit: i % 50 === 0 ? null : i % 3 ? 'kg' : 'l' }) }));
-    await store.ensureCollection({ name: 'stock', uniqueKeys: [], indexes: ['quantity'], compoundIndexes: [['deposit', 'unit', 'quantity']] });
-    await store.insertMany('stock', docs);
-    await store.insertMany('stock_plain', docs);
+    await t.store.ensureCollection({ name: 'stock', uniqueKeys: [], indexes: ['quantity'], compoundIndexes: [['deposit', 'unit', 'quantity']] });
+    await t.store.insertMany('stock', docs);
+    await t.store.insertMany('stock_plain', docs);
     const pipeline = [{ $match: { quantity: { $gt: 0 } } }, { $group: { _id: { k: '$deposit', s: '$unit' }, v: { $sum: '$quantity' } } }];
-    const from = prepared.length;
-    const grouped = await store.aggregate('stock', pipeline);
-    expect(prepared.slice(from).some((q) => q.includes('INDEXED BY "i:stock:deposit+unit+quantity"'))).toBe(true);
-    expect(canonical(grouped)).toEqual(canonical(await store.aggregate('stock_plain', pipeline)));
+    const from = t.prepared.length;
+    const grouped = await t.store.aggregate('stock', pipeline);
+    expect(t.prepared.slice(from).some((q) => q.includes('INDEXED BY "i:stock:deposit+unit+quantity"'))).toBe(true);
+    expect(canonical(grouped)).toEqual(canonical(await t.store.aggregate('stock_plain', pipeline)));
     // The null units are a group of their own, apart from the rows without a unit.
     expect(grouped.some((g) => (g._id as Doc).s === null)).toBe(true);
     expect(grouped.some((g) => !('s' in (g._id as Doc)))).toBe(true);
   });
 
   it('leaves to the documents a path that has held an array, and an accumulator SQL does not take', async () => {
-    await store.ensureCollection({ name: 'arr', uniqueKeys: [], indexes: ['a', 'n'] });
-    await store.insertMany('arr', [{ a: ['x', 'y'], n: 1 }, { a: 'x', n: 2 }, { a: 'y', n: 3 }]);
+    await t.store.ensureCollection({ name: 'arr', uniqueKeys: [], indexes: ['a', 'n'] });
+    await t.store.insertMany('arr', [{ a: ['x', 'y'], n: 1 }, { a: 'x', n: 2 }, { a: 'y', n: 3 }]);
     for (const group of [{ _id: '$a', v: { $sum: '$n' } }, { _id: '$n', v: { $push: '$n' } }, { _id: '$n', v: { $first: '$a' } }, { _id: '$n', v: { $min: '$n' } }]) {
-      const from = prepared.length;
-      const out = await store.aggregate('arr', [{ $group: group }]);
-      expect(prepared.slice(from).some((q) => q.includes('HAVING count(*) > 0')), JSON.stringify(group)).toBe(false);
+      const from = t.prepared.length;
+      const out = await t.store.aggregate('arr', [{ $group: group }]);
+      expect(t.prepared.slice(from).some((q) => q.includes('HAVING count(*) > 0')), JSON.stringify(group)).toBe(false);
       expect(out.length).toBeGreaterThan(0);
     }
     // No documents matched: no group at all, as MongoDB answers (not one group of nothing).
-    await store.ensureCollection({ name: 'none', uniqueKeys: [], indexes: ['n'] });
-    await store.insertMany('none', [{ n: 1 }]);
-    expect(await store.aggregate('none', [{ $match: { n: 5 } }, { $group: { _id: null, c: { $sum: 1 } } }])).toEqual([]);
+    await t.store.ensureCollection({ name: 'none', uniqueKeys: [], indexes: ['n'] });
+    await t.store.insertMany('none', [{ n: 1 }]);
+    expect(await t.store.aggregate('none', [{ $match: { n: 5 } }, { $group: { _id: null, c: { $sum: 1 } } }])).toEqual([]);
   });
 });

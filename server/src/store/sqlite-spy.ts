@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { SqliteStore } from './sqlite.js';
 
-export function preparedStatements(store: SqliteStore): string[] {
+function preparedStatements(store: SqliteStore): string[] {
   const prepared: string[] = [];
   const db = (store as unknown as { db: Database.Database }).db;
   const prepare = db.prepare.bind(db);

@@ -1,9 +1,9 @@
 /**
  * A dashboard's widget answers, asked for as soon as the feature frame has the definitions:
  * before the access check and the screen's code arrive, which is most of a home page's first
- * paint; the chart and map code starts loading with them. Each widget card takes its own answer once, when it mounts with
- * the same dashboard, filters and warehouse group the answer was asked with; any other card
- * asks again. Nothing is kept beyond the next navigation.
+ * paint; the chart and map code starts loading with them. Each widget card takes its own answer
+ * once, when it mounts with the same dashboard, filters and warehouse group the answer was asked
+ * with; any other card asks again. Nothing is kept beyond the next navigation.
  */
 import type { Registry, WidgetData } from '../../../engine/src/index';
 import type { DashboardsApi } from './api';

@@ -52,10 +52,6 @@ const eventually = async (check: () => unknown, ms = 5000) => {
     await act(() => new Promise((r) => setTimeout(r, 10)));
   }
 };
-/** Settles until `sel` is on the page (Leaflet's first, cold, dynamic import may take longer than one settle). */
-const settleUntil = async (root: HTMLElement, sel: string) => {
-  for (let i = 0; i < 100 && !root.querySelector(sel); i++) await act(() => new Promise((r) => setTimeout(r, 20)));
-};
 /** Signs `email` in and mounts the feature screen over a Mobile on its own database and `fetchFn`; settles. */
 async function mountFeature(email: string, db: string, fetchFn: typeof fetch, feature: ReactElement<ComponentProps<typeof Feature>>) {
   localStorage.setItem('tm.mobile.session', JSON.stringify({ token: 't', email, user: { id: 'u1' } }));
@@ -106,7 +102,8 @@ describe('a list with a map', () => {
     const fetchFn = (async () => new Response(JSON.stringify({ data }), { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
     const { root } = await mountFeature('map@x', 'feature-map-test', fetchFn,
       <Feature feature={MAP_LOCATION} tiles={{ tileUrl: 'https://tiles.test/{z}/{x}/{y}.png', attribution: 'Test tiles' }} />);
-    await settleUntil(root, '[data-testid=records-map] .leaflet-marker-icon');
+    // Leaflet's first, cold, dynamic import may take longer than one settle.
+    await eventually(() => expect(root.querySelector('[data-testid=records-map] .leaflet-marker-icon')).not.toBeNull());
     const map = root.querySelector<HTMLElement>('[data-testid=records-map]')!;
     expect(map.classList.contains('leaflet-container')).toBe(true);
     expect(map.dataset.tiles).toBe('on');
