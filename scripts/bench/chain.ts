@@ -6,7 +6,7 @@
  * (the events and their entries) with a JSON.parse and a sha256 each. Prints both and the ratio.
  *
  * Verify is timed twice: walked in one part on the main thread, and in parts on threads (one a
- * core), as the server does for a chain of 100,000 entries or more on the embedded store.
+ * core), as the server does (its default) for a chain of 100,000 entries or more on the embedded store.
  *
  *   npx tsx scripts/bench/chain.ts [--events=N] [--keep] [--reuse=DIR]
  *   --keep: leave the filled store in its temp dir; --reuse=DIR: time a store left so (no fill).

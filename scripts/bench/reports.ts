@@ -18,6 +18,7 @@
  *   npx tsx scripts/bench/reports.ts --mongo         # MONGODB_URI or mongodb://127.0.0.1:27217; default scale 0.05
  *   BENCH_PORT=3580 npx tsx scripts/bench/reports.ts # the server's port (default 3580)
  *   npx tsx scripts/bench/reports.ts --data DIR --reports a,b  # an embedded store a run left (kept), some reports only
+ *   npx tsx scripts/bench/reports.ts --scale 0.2 --keep --reports none  # fill a store and keep it (its directory is printed)
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,6 +46,8 @@ const ADMIN = { email: 'bench@test.local', password: 'Bench-pass-2026' };
 /** A store an earlier run filled (its fill is not repeated, the directory is kept). */
 const DATA = arg('--data');
 const ONLY = arg('--reports')?.split(',');
+/** Keep the filled store for later runs (--data) and for reportsExport.ts. */
+const KEEP = process.argv.includes('--keep');
 const dir = DATA ?? mkdtempSync(join(tmpdir(), 'tm-bench-reports-'));
 const uri = MONGO ? (() => { const u = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27217'); u.pathname = `/bench_reports_${randomBytes(4).toString('hex')}`; return u.toString(); })() : '';
 console.log(`scale ${SCALE}: ${RECORDS} operation records on ${MONGO ? `MongoDB (${uri.replace(/\/\/[^@]*@/, '//')})` : `the embedded store (${dir})`}`);
@@ -205,5 +208,6 @@ if (pair.length === 2) {
 
 await stopProcess(server.child);
 if (MONGO) await dropMongo(uri);
-if (!DATA) rmSync(dir, { recursive: true, force: true });
+if (!DATA && !KEEP) rmSync(dir, { recursive: true, force: true });
+else if (!DATA) console.log(`store kept in ${dir} (--data ${dir} reuses it)`);
 console.log(`elapsed ${((performance.now() - T0) / 1000).toFixed(0)} s`);

@@ -31,9 +31,9 @@ export interface VerifyOptions {
   /** Chains this long or longer are walked in parts (default 100,000). */
   parallelFrom?: number;
   /**
-   * How many parts (default 1: one walk on the calling thread). On the shared 2-core bench
-   * machine, under load, two threads were slower than one walk (scripts/bench/chain.ts prints
-   * both), so the server does not split by default.
+   * How many parts (default: one a core). At a million events on the 2-core bench machine, two
+   * threads took 6.2–7.3 s where one walk took 11.0–13.3 s (scripts/bench/chain.ts prints both;
+   * docs/ledger.md); on that machine under other load two threads have been slower than one.
    */
   parts?: number;
   now?: () => Date;
@@ -76,7 +76,7 @@ interface Anchor { id: string; fromSeq: number; toSeq: number; root: string; txH
 async function walkAccount(store: Store, a: ChainAccount, o: VerifyOptions): Promise<{ entries: number; found: number; anchoredThrough: number; problem?: ChainProblem }> {
   const anchors = (await store.find(CHAIN_ANCHOR, { filter: { account: a.account, status: 'anchored' }, sort: { fromSeq: 1 } })) as unknown as Anchor[];
   const head = await headOf(store, a.account);
-  const n = Math.max(1, Math.min(o.parts ?? 1, availableParallelism() * 2, 64));
+  const n = Math.max(1, Math.min(o.parts ?? availableParallelism(), availableParallelism() * 2, 64));
   const split = o.dataDir && store.kind === 'embedded' && head && head.seq >= (o.parallelFrom ?? 100_000) && n > 1;
   const parts = split
     ? await Promise.all(Array.from({ length: n }, (_, i) => {

@@ -65,22 +65,24 @@ export async function walkSlice(store: Store, account: string, fromSeq: number, 
     for (const e of page) {
       entries++;
       const at = Number(e.pos.slice(start.length));
-      const named = { seq: at, collection: e.collection, eventId: e.eventId };
       if (!last) first = { seq: at, prev: e.prev, collection: e.collection, eventId: e.eventId };
-      else if (at !== last.seq + 1) flag(gap(last.seq + 1, named));
-      else if (e.prev !== last.hash) flag(reordered(at, named));
-      if (e.seq !== at || e.account !== account || entryHash(e) !== e.hash) flag(reordered(at, named));
+      else if (at !== last.seq + 1) flag(gap(last.seq + 1, placeOf(at, e)));
+      else if (e.prev !== last.hash) flag(reordered(at, placeOf(at, e)));
+      if (e.seq !== at || e.account !== account || entryHash(e) !== e.hash) flag(reordered(at, placeOf(at, e)));
       const ev = events.get(e.collection)?.get(e.eventId);
-      if (!ev) flag({ type: 'removed', message: `the event of entry ${at} is gone`, ...named });
+      if (!ev) flag({ type: 'removed', message: `the event of entry ${at} is gone`, ...placeOf(at, e) });
       else {
         found++;
-        if (!problem && eventHash(ev) !== e.eventHash) flag({ type: 'altered', message: `the event of entry ${at} was changed after it was chained`, ...named });
+        if (!problem && eventHash(ev) !== e.eventHash) flag({ type: 'altered', message: `the event of entry ${at} was changed after it was chained`, ...placeOf(at, e) });
       }
       last = { seq: at, hash: e.hash };
     }
   }
   return { entries, found, first, last, ...(problem ? { problem } : {}), hashes: new Uint8Array(Buffer.concat(pages)) };
 }
+
+/** An entry's place and event, for a problem's message: made only when one is found, not for each of a million entries. */
+const placeOf = (at: number, e: ChainEntry) => ({ seq: at, collection: e.collection, eventId: e.eventId });
 
 export function gap(missing: number, named: { seq: number; collection: string; eventId: string }): ChainProblem {
   return { type: 'gap', message: `entry ${missing} is missing: the next one is ${named.seq}`, missing, ...named };
