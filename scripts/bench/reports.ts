@@ -101,6 +101,19 @@ function rssMb(): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/**
+ * A process's CPU time (ms, every thread's) and bytes it read from the disk, from /proc: beside
+ * the wall clock they show whether an export waited for the processor or for the disk (on a VM
+ * that reclaims page cache the store is read from the disk again, and wall times move by half).
+ */
+export function procUse(pid: number | 'self'): { cpuMs: number; diskMb: number } {
+  // utime and stime, fields 14 and 15, in clock ticks (100 a second); after the command's parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const io = /read_bytes:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, diskMb: io ? Number(io[1]) / 1e6 : NaN };
+}
+
 /** The first page with the default sort: null when the route answers 404 (not merged yet). */
 async function firstPage(r: BenchReport): Promise<{ times: number[]; rows: number; total?: number } | { missing: string }> {
   const times: number[] = [];
@@ -121,11 +134,13 @@ async function firstPage(r: BenchReport): Promise<{ times: number[]; rows: numbe
   return { times, rows, total };
 }
 
-interface ExportRun { ms: number; jobMs: number; downloadMs: number; rows: number; bytes: number; rssBefore: number; rssPeak: number; status: string }
+interface ExportRun { ms: number; jobMs: number; downloadMs: number; rows: number; bytes: number; rssBefore: number; rssPeak: number; status: string; cpuMs: number; diskMb: number }
 
 /** One whole export: the job from POST to done (RSS sampled meanwhile), then its download. */
 async function exportOnce(r: BenchReport): Promise<ExportRun> {
   const rssBefore = rssMb();
+  const use0 = procUse(server.child.pid!);
+  const used = () => { const u = procUse(server.child.pid!); return { cpuMs: u.cpuMs - use0.cpuMs, diskMb: u.diskMb - use0.diskMb }; };
   let rssPeak = rssBefore;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb()); }, 50);
   const t0 = performance.now();
@@ -141,7 +156,9 @@ async function exportOnce(r: BenchReport): Promise<ExportRun> {
       job = await (await fetch(`${server.url}/api/v3/reports/exports/${id}`, { headers })).json() as typeof job;
     }
     const jobMs = performance.now() - t0;
-    if (job.status === 'failed') return { ms: jobMs, jobMs, downloadMs: 0, rows: 0, bytes: 0, rssBefore, rssPeak, status: `failed: ${job.error ?? ''}` };
+    // The job's own use: the download after it is the server's reading of a file.
+    const jobUse = used();
+    if (job.status === 'failed') return { ms: jobMs, jobMs, downloadMs: 0, rows: 0, bytes: 0, rssBefore, rssPeak, status: `failed: ${job.error ?? ''}`, ...jobUse };
     const d = performance.now();
     const file = await fetch(`${server.url}/api/v3/reports/exports/${id}/download`, { headers });
     if (!file.ok) throw new Error(`download of ${r.key}: ${file.status}`);
@@ -151,7 +168,7 @@ async function exportOnce(r: BenchReport): Promise<ExportRun> {
       bytes += chunk.length;
       for (const b of chunk as Uint8Array) if (b === 10) rows++;
     }
-    return { ms: performance.now() - t0, jobMs, downloadMs: performance.now() - d, rows, bytes, rssBefore, rssPeak, status: 'done' };
+    return { ms: performance.now() - t0, jobMs, downloadMs: performance.now() - d, rows, bytes, rssBefore, rssPeak, status: 'done', ...jobUse };
   } finally {
     clearInterval(sampler);
   }
@@ -191,6 +208,8 @@ for (const r of BENCHED) {
   const perS = e.rows / (e.ms / 1000);
   console.log(`${r.key}: export ${e.status}, ${e.rows} rows, ${(e.bytes / 1e6).toFixed(1)} MB in ${(e.ms / 1000).toFixed(2)} s (job ${(e.jobMs / 1000).toFixed(2)} s + download ${(e.downloadMs / 1000).toFixed(2)} s) = ${Math.round(perS)} rows/s; ` +
     `RSS ${e.rssBefore.toFixed(0)} → peak ${e.rssPeak.toFixed(0)} MB (+${(e.rssPeak - e.rssBefore).toFixed(0)} MB)   floor ${Math.round(f.rows / (f.scanMs / 1000))} rows/s (${(f.scanMs / 1000).toFixed(2)} s)  time ratio ${(e.ms / f.scanMs).toFixed(1)}   (target ≥ 50,000 rows/s, RSS < +100 MB)`);
+  console.log(`  the job's server CPU ${(e.cpuMs / 1000).toFixed(2)} s (${Math.round(e.rows / (e.cpuMs / 1000))} rows a CPU-second), read from disk ${e.diskMb.toFixed(0)} MB` +
+    (Number.isFinite(f.cpuMs) ? `;   floor CPU ${(f.cpuMs / 1000).toFixed(2)} s (${Math.round(f.rows / (f.cpuMs / 1000))} rows a CPU-second), read from disk ${f.diskMb.toFixed(0)} MB` : ''));
 }
 
 // Health while nothing runs (the floor), then while the two largest available exports run at once.
