@@ -50,12 +50,12 @@ export async function raiseIbcAlerts(store: Store, reg: Registry, now: Date): Pr
   for (const kind of ['inspection', 'endOfLife'] as const) {
     const field = FIELD[kind];
     const query = { filter: { [field]: { $lte: horizon }, status: { $ne: 'disposed' } }, projection: { serial_number: 1, deposit_id: 1, [field]: 1 } as const };
-    raised += await raiseOnce(store, IBC_ENTITY, query, now, (ibc) => {
+    raised += await raiseOnce(store, IBC_ENTITY, query, now, (ibc) => alertId(kind, ibc.id, String(ibc[field])), (ibc) => {
       const date = String(ibc[field]);
       const serial = String(ibc.serial_number ?? ibc.id);
       const text = TEXT[kind];
       return {
-        id: alertId(kind, ibc.id, date), title: filled(text.title, serial, date), description: filled(text.description, serial, date),
+        title: filled(text.title, serial, date), description: filled(text.description, serial, date),
         severity: date < dayOf(now) ? 'error' : 'warning', operation: { workflow: IBC_WORKFLOW, id: ibc.id, transition: '' },
         ...(typeof ibc.deposit_id === 'string' ? { deposit: ibc.deposit_id } : {}),
       } as unknown as Doc;

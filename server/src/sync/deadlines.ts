@@ -50,13 +50,13 @@ export async function raiseSyncAlerts(store: Store, reg: Registry, now: Date): P
   let raised = 0;
   for (const kind of ['due', 'overdue'] as const) {
     const field = kind === 'due' ? 'dueSoonAt' : 'deadline';
-    raised += await raiseOnce(store, SYNC_JOB, { filter: { state: OPEN, [field]: { $lte: at } } }, now, (doc) => {
+    raised += await raiseOnce(store, SYNC_JOB, { filter: { state: OPEN, [field]: { $lte: at } } }, now, (doc) => syncAlertId(kind, (doc as unknown as SyncJob).key), (doc) => {
       const job = doc as unknown as SyncJob;
       const text = TEXT[kind];
       const label = reg.workflows[job.workflow]?.label ?? ({ en: job.workflow } as LocalText);
       const date = job.deadline.slice(0, 16).replace('T', ' ');
       return {
-        id: syncAlertId(kind, job.key), title: filled(text.title, label, job.title || job.recordId, date), description: filled(text.description, label, job.title || job.recordId, date),
+        title: filled(text.title, label, job.title || job.recordId, date), description: filled(text.description, label, job.title || job.recordId, date),
         severity: kind === 'overdue' ? 'error' : 'warning', operation: { workflow: job.workflow, id: job.recordId, transition: '' },
         ...(job.deposit ? { deposit: job.deposit } : {}),
       } as unknown as Doc;
