@@ -32,8 +32,9 @@ export interface VerifyOptions {
   parallelFrom?: number;
   /**
    * How many parts (default: one a core). At a million events on the 2-core bench machine, two
-   * threads took 6.2–7.3 s where one walk took 11.0–13.3 s (scripts/bench/chain.ts prints both;
-   * docs/ledger.md); on that machine under other load two threads have been slower than one.
+   * threads took 6.2–7.7 s where one walk took 11.0–13.3 s while its disk was quiet
+   * (scripts/bench/chain.ts prints both; docs/chain.md, Speed); under other load two threads
+   * have been slower than one.
    */
   parts?: number;
   now?: () => Date;
