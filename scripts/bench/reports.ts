@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { requireDefinitions } from '../../definitions/read';
 import { prepareStore } from '../../server/src/boot';
 import { openStore } from '../../server/src/store/index';
-import { profileArgs, signIn, startHeapMb, startProcess, stopProcess } from './lib';
+import { procUse, profileArgs, signIn, startHeapMb, startProcess, stopProcess } from './lib';
 import { describeFill, fillReports } from './reportsFill';
 import { dropMongo, floorScan, REPORTS, type BenchReport, type Floor } from './reportsFloor';
 
@@ -99,19 +99,6 @@ const headers = { authorization: `Bearer ${await signIn(server.url, ADMIN.email,
 function rssMb(): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/**
- * A process's CPU time (ms, every thread's) and bytes it read from the disk, from /proc: beside
- * the wall clock they show whether an export waited for the processor or for the disk (on a VM
- * that reclaims page cache the store is read from the disk again, and wall times move by half).
- */
-export function procUse(pid: number | 'self'): { cpuMs: number; diskMb: number } {
-  // utime and stime, fields 14 and 15, in clock ticks (100 a second); after the command's parenthesis.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const io = /read_bytes:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
-  return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, diskMb: io ? Number(io[1]) / 1e6 : NaN };
 }
 
 /** The first page with the default sort: null when the route answers 404 (not merged yet). */

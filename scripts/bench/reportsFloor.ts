@@ -6,9 +6,9 @@
  * The conditions are the SPEC 9 rules each report keeps; the bench prints the report's own count
  * beside the floor's rows, so a definition that reads other rows shows.
  */
-import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
+import { procUse } from './lib';
 
 export interface BenchReport {
   key: string;
@@ -65,7 +65,7 @@ function sqliteFloor(r: BenchReport, file: string): Floor {
     const from = `SELECT doc FROM "${r.collection}" WHERE ${r.where.sql}`;
     let t = performance.now();
     const cpu = process.cpuUsage();
-    const disk = diskReadMb();
+    const disk = procUse('self').diskMb;
     let rows = 0;
     for (const text of db.prepare(from).pluck().iterate()) {
       JSON.parse(text as string);
@@ -74,7 +74,7 @@ function sqliteFloor(r: BenchReport, file: string): Floor {
     const scanMs = performance.now() - t;
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000;
-    const diskMb = diskReadMb() - disk;
+    const diskMb = procUse('self').diskMb - disk;
     t = performance.now();
     const page = db.prepare(`${from} ORDER BY json_extract(doc, '$.${r.sortDesc}') DESC, id LIMIT 20`).pluck().all() as string[];
     page.forEach((p) => JSON.parse(p));
@@ -82,12 +82,6 @@ function sqliteFloor(r: BenchReport, file: string): Floor {
   } finally {
     db.close();
   }
-}
-
-/** What this process has read from the disk (MB), from /proc. */
-function diskReadMb(): number {
-  const io = /read_bytes:\s+(\d+)/.exec(readFileSync('/proc/self/io', 'utf8'));
-  return io ? Number(io[1]) / 1e6 : NaN;
 }
 
 async function mongoFloor(r: BenchReport, uri: string): Promise<Floor> {

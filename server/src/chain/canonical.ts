@@ -40,7 +40,7 @@ function writerOf(keys: string[]): Writer {
  * document holds (plain objects without undefined values, arrays without holes, strings, finite
  * numbers, booleans, null) takes a faster way to the same text: each object shape's keys are
  * sorted once, not once per object. The library sorted and concatenated per object, and was a
- * fifth of a ledger verify's time at a million events (docs/ledger.md). canonical.test.ts compares
+ * fifth of a ledger verify's time at a million events (docs/chain.md, Speed). canonical.test.ts compares
  * the two on random values.
  */
 export function canonicalJson(v: unknown): string {
