@@ -16,7 +16,7 @@ import type { ReportQuery } from '../../../engine/src/index';
 import { metrics } from '../metrics/registry';
 import { filterPairs, filtersOf } from './service';
 import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
-import { outOfMemory, REPORT_THREAD_HEAP, reportThread } from './thread';
+import { EXPORT_THREAD_HEAP, outOfMemory, reportThread } from './thread';
 
 export const EXPORT_COLLECTION = 'report_export';
 export const EXPORT_COLLECTION_SPEC = { name: EXPORT_COLLECTION, uniqueKeys: [], indexes: ['userId', 'status', 'createdAt'] };
@@ -85,7 +85,7 @@ export class ExportJobs {
     private readonly reg: Registry, private readonly store: Store, readonly dir: string,
     private readonly log: FastifyBaseLogger, private readonly now: () => Date = () => new Date(),
     /** Each export thread's heap (a test gives a small one). */
-    private readonly heap: ResourceLimits = REPORT_THREAD_HEAP,
+    private readonly heap: ResourceLimits = EXPORT_THREAD_HEAP,
   ) {}
 
   fileOf(id: string): string {

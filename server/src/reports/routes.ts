@@ -39,7 +39,7 @@ export interface ReportRoutesOptions {
   /** How often due schedules are looked for; 0: never (a test calls runDue itself). */
   scheduleIntervalMs?: number;
   now?: () => Date;
-  /** The heap of each report thread, the reader's and the exports' (default REPORT_THREAD_HEAP; a test gives a small one). */
+  /** The heap of each report thread, the reader's and the exports' (default REPORT_THREAD_HEAP and EXPORT_THREAD_HEAP; a test gives a small one). */
   threadHeap?: ResourceLimits;
 }
 
