@@ -512,6 +512,10 @@ export interface CompiledGroup {
   start(): unknown[];
   /** Folds a row into a group's states. */
   add(states: unknown[], row: Rec): void;
+  /** The accumulators' names, in the order of the states. */
+  readonly names: readonly string[];
+  /** Folds a row into some of the states only (their indices): sqlite-lines.ts folds a record's fields once and each line's into the rest. */
+  addSome(states: unknown[], row: Rec, which: readonly number[]): void;
   /** The group's document. */
   done(key: unknown, states: unknown[]): Rec;
 }
@@ -537,6 +541,10 @@ export function compileGroup(spec: Rec, now: Date): CompiledGroup | undefined {
     start: () => accs.map((a) => a.init()),
     add: (states, row) => {
       for (let i = 0; i < accs.length; i++) states[i] = accs[i].add(states[i], row);
+    },
+    names,
+    addSome: (states, row, which) => {
+      for (const i of which) states[i] = accs[i].add(states[i], row);
     },
     done: (key, states) => {
       // mingo hands a group keyed by a bare -0 out as 0 (a -0 inside a document stays).
