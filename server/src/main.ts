@@ -9,6 +9,7 @@ import { requireDefinitions } from '../../definitions/read';
 import { openStore } from './store/index';
 import { Sessions } from './auth/sessions';
 import { routePlugins } from './routes/index';
+import { prepareThreads } from './threads';
 
 /** Starts the server; returns a function that drains and stops it. */
 export interface StartOptions {
@@ -18,7 +19,11 @@ export interface StartOptions {
 
 export async function start(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<{ url: string; stop: () => Promise<void> }> {
   const config = readConfig(env);
+  // The thread modules bundled while the definitions load (threads.ts): the store's search
+  // readers are the first threads to start.
+  const threads = prepareThreads();
   const registry = requireDefinitions(config.root);
+  const threadsNotBundled = await threads;
   const store = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, searchReaders: config.searchReaders });
   await prepareStore(registry, store);
   await ensureAdmin(registry, store, config.adminEmail, config.adminPassword);
@@ -36,6 +41,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, options: Start
     logger: { level: config.logLevel, redact: REDACT, serializers: { req: logRequest } },
     plugins: routePlugins({ registry, store, sessions, config, webDist: existsSync(webDist) ? webDist : undefined }),
   });
+  if (threadsNotBundled) app.log.warn({ reason: threadsNotBundled }, 'worker threads start through tsx: their modules could not be bundled');
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Doc, Filter, Store } from '../store/types';
-import { reportThread } from '../reports/thread';
+import { startThread, threadModule } from '../threads';
 import { CHAIN_ENTRY, GENESIS, headOf } from './append';
 import { merkleRootOf } from './merkle';
 import { activeAccount, EPCIS_EVENTS, IBC_EVENTS, TRUE_BULK_WORKFLOWS, type ChainAccount, type ChainKind, type ChainSettings } from './settings';
@@ -23,6 +23,9 @@ export interface AccountReport extends ChainAccount {
 export interface VerifyReport { ok: boolean; checkedAt: string; durationMs: number; accounts: AccountReport[] }
 
 /** Pages of the unchained walk. */
+/** The thread walking one part of a long chain. */
+const VERIFY_WORKER = threadModule(new URL('./verifyWorker.ts', import.meta.url));
+
 const PAGE = 5_000;
 
 export interface VerifyOptions {
@@ -137,7 +140,7 @@ function joined(parts: Uint8Array[]): Uint8Array {
 function walkOnThread(dataDir: string, account: string, fromSeq: number, toSeq: number): Promise<SliceResult> {
   return new Promise((resolve, reject) => {
     // A young generation larger than the default: the walk makes two short-lived documents an entry, and scavenges were a fifth of its time.
-    const w = reportThread(new URL('./verifyWorker.ts', import.meta.url), { workerData: { dataDir, account, fromSeq, toSeq }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    const w = startThread(VERIFY_WORKER, { workerData: { dataDir, account, fromSeq, toSeq }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     w.once('message', (m: { result?: SliceResult; error?: string }) => (m.result ? resolve(m.result) : reject(new Error(m.error))));
     w.once('error', reject);
     w.once('exit', (code) => reject(new Error(`a verify thread stopped (${code})`)));

@@ -3,16 +3,13 @@
  * requests and to write the rows already validated while the rest of the file is checked.
  * The outcomes come back in order, as from validateFile itself; errors keep their class.
  */
-import { Worker } from 'node:worker_threads';
 import type { Registry } from '../../../engine/src/index';
+import { startThread, threadModule } from '../threads';
 import { EncodingError, TooLargeError, TooManyRowsError } from './source';
 import type { BatchOutcome, ValidationInput } from './validation';
 import type { ValidationJob, ValidationMessage } from './validationWorker';
 
-const WORKER = new URL('./validationWorker.ts', import.meta.url).href;
-// Sources run through tsx and a worker does not inherit its loader (as sqlite-search-pool.ts).
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(WORKER)}))`;
+const WORKER = threadModule(new URL('./validationWorker.ts', import.meta.url));
 
 /**
  * What the thread keeps alive is its batch and the import keys seen (about 60 MB for a million);
@@ -30,7 +27,7 @@ function thrown(error: Extract<ValidationMessage, { kind: 'error' }>['error']): 
 
 export async function* validateInThread(registry: Registry, entity: string, header: string[], storeFile: string, input: ValidationInput): AsyncGenerator<BatchOutcome> {
   const job: ValidationJob = { registry, entity, header, storeFile, input };
-  const worker = new Worker(BOOT, { eval: true, workerData: job, resourceLimits: THREAD_HEAP });
+  const worker = startThread(WORKER, { workerData: job, resourceLimits: THREAD_HEAP });
   const queue: ValidationMessage[] = [];
   let wake: (() => void) | null = null;
   const push = (m: ValidationMessage) => {

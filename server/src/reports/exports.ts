@@ -16,7 +16,8 @@ import type { ReportQuery } from '../../../engine/src/index';
 import { metrics } from '../metrics/registry';
 import { filterPairs, filtersOf } from './service';
 import type { ExportMessage, ExportWork, StoreTarget } from './exportWorker';
-import { EXPORT_THREAD_HEAP, outOfMemory, reportThread } from './thread';
+import { startThread, threadModule } from '../threads';
+import { EXPORT_THREAD_HEAP, outOfMemory } from './thread';
 
 export const EXPORT_COLLECTION = 'report_export';
 export const EXPORT_COLLECTION_SPEC = { name: EXPORT_COLLECTION, uniqueKeys: [], indexes: ['userId', 'status', 'createdAt'] };
@@ -26,7 +27,7 @@ export const MAX_RUNNING = 2;
 /** How often a running job's document is updated (progress is kept in memory in between). */
 const SAVE_MS = 1000;
 
-const WORKER = new URL('./exportWorker.ts', import.meta.url);
+const WORKER = threadModule(new URL('./exportWorker.ts', import.meta.url));
 /**
  * How long a thread that finished an export waits for the next before it ends. Starting one
  * takes a second or two (its modules are loaded and compiled); a user exporting several reports
@@ -232,7 +233,7 @@ export class ExportJobs {
     const waiting = this.idle.pop();
     if (!waiting) {
       this.threadsStarted++;
-      return reportThread(WORKER, { resourceLimits: this.heap });
+      return startThread(WORKER, { resourceLimits: this.heap });
     }
     clearTimeout(waiting.timer);
     forget(waiting.worker);

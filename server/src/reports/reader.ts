@@ -11,9 +11,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../apiError';
 import { StoreError, type Doc, type Pipeline, type StoreErrorCode } from '../store/types';
 import type { ReaderAnswer, ReaderRequest, ReaderStarted } from './readerWorker';
-import { outOfMemory, REPORT_THREAD_HEAP, reportThread } from './thread';
+import { startThread, threadModule } from '../threads';
+import { outOfMemory, REPORT_THREAD_HEAP } from './thread';
 
-const WORKER = new URL('./readerWorker.ts', import.meta.url);
+const WORKER = threadModule(new URL('./readerWorker.ts', import.meta.url));
 
 /** How many requests may wait for the thread, and how long one may run on it. */
 export interface ReaderLimits {
@@ -86,7 +87,7 @@ export class ReportReader {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = reportThread(WORKER, { workerData: { dataDir: this.dataDir }, resourceLimits: this.heap });
+    const w = startThread(WORKER, { workerData: { dataDir: this.dataDir }, resourceLimits: this.heap });
     w.on('message', (m: ReaderAnswer | ReaderStarted) => {
       const c = this.current;
       if (!c || c.id !== m.id) return;

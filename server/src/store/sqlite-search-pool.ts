@@ -4,14 +4,11 @@
  * the event loop; worker threads with their own read-only connections run it on the other cores
  * while the main thread keeps serving requests. Results go through the same search cache.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread, threadModule } from '../threads.js';
 import type { SearchReply, SearchRequest } from './sqlite-search-worker.js';
 
-const WORKER = new URL('./sqlite-search-worker.ts', import.meta.url).href;
-// The sources run through tsx (npm start, tests) and a worker does not inherit its loader, so the
-// thread starts by loading the worker module through tsx's API.
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(WORKER)}))`;
+const WORKER = threadModule(new URL('./sqlite-search-worker.ts', import.meta.url));
 
 export class SearchPool {
   private readonly workers: Worker[] = [];
@@ -23,7 +20,7 @@ export class SearchPool {
 
   constructor(file: string, size: number) {
     for (let i = 0; i < size; i++) {
-      const w = new Worker(BOOT, { eval: true, workerData: { file } });
+      const w = startThread(WORKER, { workerData: { file } });
       w.on('message', (r: SearchReply) => this.settle(r));
       w.on('error', (e) => this.failAll(e as Error));
       w.on('exit', () => {
