@@ -35,7 +35,10 @@ import { dropMongo, floorScan, REPORTS, type BenchReport, type Floor } from './r
 const T0 = performance.now();
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i < 0 ? undefined : process.argv[i + 1]; };
 const MONGO = process.argv.includes('--mongo') || !!process.env.MONGODB_URI;
-/** The wire server holds its data in a ~1 GB JVM heap: a twentieth of the embedded run fits. */
+/**
+ * The CI wire server holds its data in its JVM heap: a twentieth of the embedded run, with the
+ * report exports' files and jobs, needs more than its default 1 GB (MONGO_WIRE_HEAP=6g works).
+ */
 const SCALE = Number(arg('--scale') ?? (MONGO ? 0.05 : 1));
 const RECORDS = Math.round(1_000_000 * SCALE);
 const PAGE_RUNS = 20;
