@@ -9,7 +9,7 @@ import { Aggregator } from 'mingo';
 import { compileGroup, compileRowStage, groupKey, type CompiledGroup, type RowStage } from './sqlite-compile.js';
 import { MINGO_OPTIONS } from './sqlite-fns.js';
 import { joined, keyedLookup, unwindOf, type ForeignReader, type Pull } from './sqlite-join.js';
-import { regroupedLines } from './sqlite-lines.js';
+import { regroupedLines, runsOf, sameKey } from './sqlite-lines.js';
 import type { Doc, Filter, Pipeline, SortSpec } from './types.js';
 
 export type { ForeignReader } from './sqlite-join.js';
@@ -85,8 +85,6 @@ function idRunsKept(stages: Pipeline, i: number): boolean {
   });
 }
 
-const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && (b ?? null) === null) || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
-
 /**
  * A `$group` by `$id` over rows that come a stored document's at a time (its lines unwound and
  * looked up): each run of one id is grouped when the next id shows, so a regrouping holds one
@@ -117,31 +115,11 @@ function groupedById(source: Pull, stage: Record<string, unknown>, options: obje
 
 /** groupedById with compiled accumulators: each run folded as it streams, no rows held. */
 function streamedRuns(source: Pull, group: CompiledGroup): Pull {
-  let pending: Rec | undefined;
-  let ended = false;
-  return {
-    next: () => {
-      let first = pending;
-      pending = undefined;
-      if (!first && !ended) {
-        const r = source.next();
-        if (r.done) ended = true;
-        else first = r.value as Rec;
-      }
-      if (!first) return { done: true };
-      const states = group.start();
-      group.add(states, first);
-      while (!ended) {
-        const r = source.next();
-        if (r.done) { ended = true; break; }
-        const doc = r.value as Rec;
-        if (!sameKey(doc.id, first.id)) { pending = doc; break; }
-        group.add(states, doc);
-      }
-      return { done: false, value: group.done(group.key(first), states) };
-    },
-    own: true,
-  };
+  return runsOf(source, (row, first) => sameKey(row.id, first.id), (first) => {
+    const states = group.start();
+    group.add(states, first);
+    return { add: (row) => group.add(states, row), done: () => group.done(group.key(first), states) };
+  });
 }
 
 /**

@@ -55,7 +55,40 @@ export function exprReads(e: unknown, out = new Set<string>()): Set<string> | un
   return out;
 }
 
-const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && (b ?? null) === null) || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+/** Whether two ids are one group's, as a `$group` by `$id` keys them (null and missing alike). */
+export const sameKey = (a: unknown, b: unknown) => a === b || ((a ?? null) === null && (b ?? null) === null) || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+
+/**
+ * A source's rows in runs: the rows after a run's first that `sameRun` puts with it are folded
+ * into it (`start` makes a run's fold from its first row), and the run's result comes out when
+ * the next run begins. One run is held at a time, never the whole input.
+ */
+export function runsOf(source: Pull, sameRun: (row: Rec, first: Rec) => boolean, start: (first: Rec) => { add(row: Rec): void; done(): Rec }): Pull {
+  let pending: Rec | undefined;
+  let ended = false;
+  return {
+    next: () => {
+      let first = pending;
+      pending = undefined;
+      if (!first && !ended) {
+        const r = source.next();
+        if (r.done) ended = true;
+        else first = r.value as Rec;
+      }
+      if (!first) return { done: true };
+      const run = start(first);
+      while (!ended) {
+        const r = source.next();
+        if (r.done) { ended = true; break; }
+        const row = r.value as Rec;
+        if (!sameRun(row, first)) { pending = row; break; }
+        run.add(row);
+      }
+      return { done: false, value: run.done() };
+    },
+    own: true,
+  };
+}
 
 export interface RegroupedLines {
   /** The index of the `$group` stage: the stages from the `$unwind` through it are done here. */
@@ -145,40 +178,24 @@ export function regroupedLines(stages: Pipeline, i: number, now: Date, foreign: 
 
       // The lines of consecutive records with the same id into one group, as the $group by $id
       // over the rows one by one (sqlite-aggregate.ts, streamedRuns) makes it.
-      let pending: Rec | undefined;
-      let ended = false;
       const recordOf = (row: Rec) => (row as Record<symbol, unknown>)[RECORD] as Rec;
-      return {
-        next: () => {
-          let first = pending;
-          pending = undefined;
-          if (!first && !ended) {
-            const r = rows.next();
-            if (r.done) ended = true;
-            else first = r.value as Rec;
-          }
-          if (!first) return { done: true };
-          const runRecord = recordOf(first);
-          let record = runRecord;
-          const states = group.start();
-          group.addSome(states, record, onRecord);
-          group.addSome(states, first, onLine);
-          while (!ended) {
-            const r = rows.next();
-            if (r.done) { ended = true; break; }
-            const row = r.value as Rec;
+      return runsOf(rows, (row, first) => sameKey(recordOf(row).id, recordOf(first).id), (first) => {
+        let record = recordOf(first);
+        const states = group.start();
+        group.addSome(states, record, onRecord);
+        group.addSome(states, first, onLine);
+        return {
+          add: (row) => {
             const from = recordOf(row);
             if (from !== record) {
-              if (!sameKey(from.id, runRecord.id)) { pending = row; break; }
               record = from;
               group.addSome(states, record, onRecord);
             }
             group.addSome(states, row, onLine);
-          }
-          return { done: false, value: group.done(group.key(runRecord), states) };
-        },
-        own: true,
-      };
+          },
+          done: () => group.done(group.key(recordOf(first)), states),
+        };
+      });
     },
   };
 }
