@@ -1,9 +1,10 @@
 /**
  * Thread modules bundled once (threads.ts): a thread started from its bundle runs the same
  * module as one booted through tsx (its imports, its paths from import.meta.url), from a file
- * under the cache; a bundle that cannot be written leaves threads booting through tsx.
+ * under the cache; a bundle that cannot be written, or is gone, leaves threads booting through
+ * tsx, and one cut short is written again.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -47,5 +48,21 @@ describe('worker threads of the server\'s modules', () => {
     // Another server making the same bundle reuses the directory.
     expect(await prepareThreads(cache)).toBeUndefined();
     expect(readdirSync(cache).filter((n) => n !== 'not-a-directory')).toEqual([dir]);
+    // Not the tsx preload a thread from the bundle has no use for.
+    expect(viaBundle.execArgv).toEqual(process.execArgv.filter((a, i, all) => a !== 'tsx' && !(a === '--import' && all[i + 1] === 'tsx')).filter((a) => !a.startsWith('--max-old-space-size')));
+  });
+
+  it('makes a bundle cut short again, and starts through tsx when the bundle is gone', async () => {
+    expect(await prepareThreads(cache)).toBeUndefined();
+    const [dir] = readdirSync(cache).filter((n) => n !== 'not-a-directory');
+    const probe = join(cache, dir, 'testing', 'threadProbe.js');
+    const whole = readFileSync(probe);
+    writeFileSync(probe, whole.subarray(0, 40));
+    expect(await prepareThreads(cache)).toBeUndefined();
+    expect(readFileSync(probe)).toEqual(whole);
+    expect(await answer(startThread(PROBE))).toMatchObject({ imported: 500, url: new URL('./testing/threadProbe.ts', import.meta.url).href });
+    // Removed under a running server (by hand, or pruned by another): its threads still start.
+    rmSync(join(cache, dir), { recursive: true, force: true });
+    expect(await answer(startThread(PROBE))).toMatchObject({ imported: 500, sibling: new URL('./testing/harness.ts', import.meta.url).href });
   });
 });

@@ -16,7 +16,7 @@
  * thread boots through tsx as before: the bundle only makes threads start faster.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -24,8 +24,20 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 const TSX_API = import.meta.resolve('tsx/esm/api');
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/tracemesh-threads/', import.meta.url));
-/** Bundles of older sources are removed after this long (a server still running them has its threads). */
-const KEEP_OLD_MS = 24 * 3600_000;
+/**
+ * A bundle no server has used for this long is removed. A server touches its own each time it
+ * starts a thread, and starts through tsx if its bundle is gone all the same.
+ */
+const KEEP_UNUSED_MS = 7 * 24 * 3600_000;
+
+/**
+ * The parent's options for a thread started from its bundle, less tsx's preload (`--import tsx`:
+ * it would load tsx in the thread for nothing, 40-70 ms) and the V8 heap flags a worker refuses
+ * when named (its heap is its resourceLimits). Undefined once a worker refused them anyway:
+ * threads then inherit the parent's options, as they did.
+ */
+let bundleArgv: string[] | undefined = process.execArgv.filter((a, i, all) =>
+  !(a === '--import' && all[i + 1] === 'tsx') && !(a === 'tsx' && all[i - 1] === '--import') && !/^--(import|require)=tsx$/.test(a) && !/^--max-(old|semi)-space-size/.test(a));
 
 /** Source file → its bundled file, once prepareThreads made them. */
 let bundled: Map<string, string> | undefined;
@@ -40,7 +52,18 @@ export function threadModule(module: URL): URL {
 /** Starts `module` (named by threadModule) on a worker thread: from its bundle when there is one, else through tsx. */
 export function startThread(module: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   const file = bundled?.get(fileURLToPath(module));
-  if (file) return new Worker(file, options);
+  if (file && existsSync(file)) {
+    touch(dirname(file));
+    if (bundleArgv) {
+      try {
+        return new Worker(file, { execArgv: bundleArgv, ...options });
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+        bundleArgv = undefined;
+      }
+    }
+    return new Worker(file, options);
+  }
   const url = JSON.stringify(module.href);
   return new Worker(`import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${url}, ${url}))`, { ...options, eval: true });
 }
@@ -57,14 +80,16 @@ export function bundledThread(module: URL): boolean {
 export async function prepareThreads(cacheDir = CACHE): Promise<string | undefined> {
   const entries = [...modules].sort();
   try {
-    const { build } = await import('esbuild');
-    const out = await build({
+    const esbuild = await import('esbuild');
+    const out = await esbuild.build({
       entryPoints: entries,
       outbase: SRC,
       outdir: '/bundle',
       entryNames: '[dir]/[name]',
       chunkNames: 'chunks/[name]-[hash]',
       bundle: true,
+      // Chunks shared by the entries, and a dynamic import as a chunk of its own, loaded when run:
+      // the MongoDB driver stays out of a thread on the embedded store.
       splitting: true,
       format: 'esm',
       platform: 'node',
@@ -84,9 +109,15 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
         },
       }],
     });
+    // esbuild's service process is not needed again (about 20 MB held otherwise).
+    await esbuild.stop();
     const hash = createHash('sha256');
     for (const f of out.outputFiles) hash.update(f.path).update(f.contents);
     const dir = join(cacheDir, hash.digest('hex').slice(0, 16));
+    const files = out.outputFiles.map((f) => ({ file: join(dir, relative('/bundle', f.path)), contents: f.contents }));
+    // A directory of that name holds these files unless something cut them short (a crash while
+    // they were written, a hand): then it is made again.
+    if (existsSync(dir) && !files.every((f) => sameContents(f.file, f.contents))) rmSync(dir, { recursive: true, force: true });
     if (!existsSync(dir)) {
       // Written aside and renamed: another server (a test process) may write the same bundle at once.
       const aside = `${dir}.${process.pid}.${Date.now()}`;
@@ -102,7 +133,8 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
         if (!existsSync(dir)) throw e;
       }
     }
-    pruneOld(cacheDir, dir);
+    touch(dir);
+    pruneUnused(cacheDir, dir);
     bundled = new Map(entries.map((e) => [e, join(dir, relative(SRC, e).replace(/\.ts$/, '.js'))]));
     return undefined;
   } catch (e) {
@@ -110,12 +142,30 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
   }
 }
 
-function pruneOld(cacheDir: string, current: string): void {
+function sameContents(file: string, contents: Uint8Array): boolean {
+  try {
+    return Buffer.compare(readFileSync(file), contents) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Marks a bundle as used now (its directory's times), so no other server prunes it. */
+function touch(dir: string): void {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+  } catch {
+    // Gone: the thread starts through tsx next time.
+  }
+}
+
+function pruneUnused(cacheDir: string, current: string): void {
   for (const name of readdirSync(cacheDir)) {
     const dir = join(cacheDir, name);
     if (dir === current) continue;
     try {
-      if (Date.now() - statSync(dir).mtimeMs > KEEP_OLD_MS) rmSync(dir, { recursive: true, force: true });
+      if (Date.now() - statSync(dir).mtimeMs > KEEP_UNUSED_MS) rmSync(dir, { recursive: true, force: true });
     } catch {
       // Removed by another server meanwhile.
     }

@@ -46,6 +46,22 @@ describe('embedded store aggregation', () => {
     expect((await store.aggregate('ties', [{ $sort: { rank: -1 } }, { $skip: 1 }, { $limit: 6 }])).map((d) => d.id)).toEqual(byRank(-1).slice(1, 7));
   });
 
+  it('groups by $id rows a $group SQL answered as mingo does: their ids are not a record\'s, equal ones need not be neighbours', async () => {
+    const docs = [{ cat: 'A' }, { cat: 'A' }, { cat: 'B' }, { cat: 'C' }, { cat: 'C' }];
+    // With an index on cat, SQL answers the first $group (sqlite-group.ts): each group's `id` is its count.
+    await store.ensureCollection({ name: 'cats', uniqueKeys: [], indexes: ['cat'] });
+    await store.insertMany('cats', docs.map((d) => ({ ...d })));
+    for (const pipeline of [
+      [{ $group: { _id: '$cat', id: { $sum: 1 } } }, { $unwind: '$_id' }, { $group: { _id: '$id', cats: { $push: '$_id' } } }],
+      [{ $group: { _id: '$cat', id: { $sum: 1 } } }, { $group: { _id: '$id', cats: { $push: '$_id' } } }],
+    ] as Pipeline[]) {
+      const mingo = new Aggregator(pipeline, {}).run(docs.map((d) => ({ ...d }))) as Doc[];
+      const byKey = (rows: Doc[]) => [...rows].sort((a, b) => Number(a._id) - Number(b._id));
+      expect(mingo.length).toBe(2);
+      expect(byKey(await store.aggregate('cats', pipeline))).toEqual(byKey(mingo));
+    }
+  });
+
   it('computes the stages after SQL only as far as a later $limit reads', async () => {
     // The last row's v cannot be converted: a pipeline that reached it would throw.
     await store.insertMany('lazy', [...Array.from({ length: 500 }, (_, i) => ({ seq: i, v: String(i), tags: ['a', 'b', 'c'] })), { seq: 500, v: 'not a number', tags: ['a'] }]);

@@ -165,7 +165,10 @@ function limited(source: Pull, n: number): Pull {
  * that puts them back together run as one (regroupedLines). Runs of compiled per-row stages go
  * row by row (rowsThrough); mingo runs the stages in between that did not compile.
  */
-function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
+function chain(rest: Pipeline, source: Pull, foreign: ForeignReader, stored: boolean): Pull {
+  // A record's rows come together only from stored documents, whose ids are unique; a group SQL
+  // answered (sqlite-group.ts) may hand out equal `id`s anywhere.
+  const runsKept = (stages: Pipeline, i: number) => stored && idRunsKept(stages, i);
   // One $$NOW for the whole pipeline, as MongoDB has it.
   const now = new Date();
   const options = { ...MINGO_OPTIONS, collectionResolver: (name: string) => foreign.all(name) };
@@ -184,7 +187,7 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     const keyed = keyedLookup(stage);
     const compiled = keyed ? undefined : compileRowStage(stage, now);
     const group = stage.$group ? compileGroup(stage.$group as Rec, now) : undefined;
-    const lines = stage.$unwind !== undefined ? regroupedLines(stages, i, now, foreign, options, idRunsKept) : undefined;
+    const lines = stage.$unwind !== undefined ? regroupedLines(stages, i, now, foreign, options, runsKept) : undefined;
     if (lines) {
       flush();
       out = lines.pull(out);
@@ -192,7 +195,7 @@ function chain(rest: Pipeline, source: Pull, foreign: ForeignReader): Pull {
     } else if (typeof stage.$limit === 'number') {
       flush();
       out = limited(out, stage.$limit);
-    } else if ((stage.$group as Rec | undefined)?._id === '$id' && idRunsKept(stages, i)) {
+    } else if ((stage.$group as Rec | undefined)?._id === '$id' && runsKept(stages, i)) {
       flush();
       out = groupedById(out, stage, options, group);
     } else if (group) {
@@ -253,7 +256,8 @@ export class PipelineStream {
 
   /**
    * `shared`: the results go out as made, objects shared between them (a cursor's reader only
-   * reads). `parsed`: the rows are documents already (a group SQL answered), not JSON texts.
+   * reads). `parsed`: the rows are documents already (a group SQL answered, join keys), not JSON
+   * texts and not stored documents: their `id`s are not a record's.
    */
   constructor(rest: Pipeline, private readonly rows: Iterator<unknown> | null, foreign: ForeignReader, shared = false, parsed = false) {
     const docs: Pull = {
@@ -264,7 +268,7 @@ export class PipelineStream {
       own: true,
     };
     this.copy = rest.length > 0 && !shared;
-    this.out = chain(rest, docs, foreign);
+    this.out = chain(rest, docs, foreign, !parsed);
   }
 
   /** Up to n more results; fewer only at the end (the stream is then closed). */

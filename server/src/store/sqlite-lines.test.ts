@@ -93,6 +93,13 @@ describe('a record\'s lines regrouped in one pass', () => {
     expect(at0([{ $unwind: '$lines' }, lookup('lines.mat', 'materials', 'id'), group])).toBeUndefined();
     expect(at0([{ $unwind: '$lines' }, lookup('lines.mat', 'materials', 'lines'), group])).toBeUndefined();
     expect(at0([{ $unwind: '$lines' }, lookup('lines.mat', 'materials', 'x.m'), group])).toBeUndefined();
+    // A join keyed on a record's "__proto__" field (JSON.parse makes it an own field): a line
+    // could not carry it as a plain field. The stages one by one join it.
+    expect(at0([{ $unwind: '$lines' }, lookup('__proto__.mat', 'materials', 'm'), { $unwind: '$m' }, group])).toBeUndefined();
+    const records = [JSON.parse('{"id":"a","__proto__":{"mat":"m1"},"lines":[1,2]}') as Rec];
+    const named = { materials: [{ code: 'm1', name: 'A' }] };
+    expect(run([{ $unwind: '$lines' }, lookup('__proto__.mat', 'materials', 'm'), { $unwind: '$m' }, { $group: { _id: '$id', names: { $push: '$m.name' } } }], records, named))
+      .toEqual([{ _id: 'a', names: ['A', 'A'] }]);
     // A join keyed on a field a later join writes, and an accumulator reading the whole row.
     expect(at0([{ $unwind: '$lines' }, lookup('m.site', 'sites', 's'), join, group])).toBeUndefined();
     expect(at0([{ $unwind: '$lines' }, join, { $group: { _id: '$id', all: { $push: '$$ROOT' } } }])).toBeUndefined();

@@ -129,6 +129,8 @@ export function regroupedLines(stages: Pipeline, i: number, now: Date, foreign: 
   const carried = new Set<string>();
   for (const [k, { lookup }] of joins.entries()) {
     const key = head(lookup.localField);
+    // A line carries what it reads as plain fields: `__proto__` would be its prototype instead.
+    if (!isName(key)) return undefined;
     // A key a later join writes is the record's field here, and the line's after: not kept apart.
     if (joins.slice(k).some((x) => x.lookup.as === key)) return undefined;
     if (!written.has(key)) carried.add(key);
