@@ -4,7 +4,7 @@
  * under the cache; a bundle that cannot be written, or is gone, leaves threads booting through
  * tsx, and one cut short is written again.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -50,6 +50,21 @@ describe('worker threads of the server\'s modules', () => {
     expect(readdirSync(cache).filter((n) => n !== 'not-a-directory')).toEqual([dir]);
     // Not the tsx preload a thread from the bundle has no use for.
     expect(viaBundle.execArgv).toEqual(process.execArgv.filter((a, i, all) => a !== 'tsx' && !(a === '--import' && all[i + 1] === 'tsx')).filter((a) => !a.startsWith('--max-old-space-size')));
+  });
+
+  it('keeps the bundles servers use and removes those unused for a week', async () => {
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    for (const name of ['old-unused', 'recent']) mkdirSync(join(cache, name), { recursive: true });
+    utimesSync(join(cache, 'old-unused'), weekAgo, weekAgo);
+    expect(await prepareThreads(cache)).toBeUndefined();
+    expect(readdirSync(cache)).not.toContain('old-unused');
+    expect(readdirSync(cache)).toContain('recent');
+    // A server that runs for more than a week marks its bundle used each time it starts a thread.
+    const [dir] = readdirSync(cache).filter((n) => /^[0-9a-f]{16}$/.test(n));
+    utimesSync(join(cache, dir), weekAgo, weekAgo);
+    await answer(startThread(PROBE));
+    expect(Date.now() - statSync(join(cache, dir)).mtimeMs).toBeLessThan(60_000);
+    rmSync(join(cache, 'recent'), { recursive: true });
   });
 
   it('makes a bundle cut short again, and starts through tsx when the bundle is gone', async () => {

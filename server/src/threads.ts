@@ -5,10 +5,10 @@
  * The sources run through tsx (npm start, tests), and a worker does not inherit its loader. A
  * thread used to boot by importing its module through tsx's API: a loader thread of its own, then
  * each of its hundred modules looked up in tsx's cache, compiled and linked one by one. That took
- * 0.9 s (0.75 s of CPU) and 58 MB before an export wrote its first row. So the server bundles its
- * thread modules once when it starts, with esbuild (what tsx compiles with), into a file each plus
- * the chunks they share, kept under node_modules/.cache; a thread then loads one file, with no
- * loader: 0.27 s, 0.36 s of CPU, 30 MB. Packages stay outside the bundle (node_modules is beside
+ * 0.5-0.9 s (0.6-0.75 s of CPU) and 54-58 MB before an export wrote its first row. So the server
+ * bundles its thread modules once when it starts, with esbuild (what tsx compiles with), into a
+ * file each plus the chunks they share, kept under node_modules/.cache; a thread then loads one
+ * file, with no loader: about 0.2 s, 0.18 s of CPU, 22 MB (docs/operations.md). Packages stay outside the bundle (node_modules is beside
  * it) and each module's `import.meta.url` stays its source file's, so the paths a module finds
  * from its own place are the same in either way.
  *
@@ -39,8 +39,9 @@ const KEEP_UNUSED_MS = 7 * 24 * 3600_000;
 let bundleArgv: string[] | undefined = process.execArgv.filter((a, i, all) =>
   !(a === '--import' && all[i + 1] === 'tsx') && !(a === 'tsx' && all[i - 1] === '--import') && !/^--(import|require)=tsx$/.test(a) && !/^--max-(old|semi)-space-size/.test(a));
 
-/** Source file → its bundled file, once prepareThreads made them. */
+/** Source file → its bundled file, once prepareThreads made them, and their directory. */
 let bundled: Map<string, string> | undefined;
+let bundleDir = '';
 const modules = new Set<string>();
 
 /** Names a module a thread runs (a file under server/src), so prepareThreads bundles it; returns it. */
@@ -53,7 +54,7 @@ export function threadModule(module: URL): URL {
 export function startThread(module: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   const file = bundled?.get(fileURLToPath(module));
   if (file && existsSync(file)) {
-    touch(dirname(file));
+    touch(bundleDir);
     if (bundleArgv) {
       try {
         return new Worker(file, { execArgv: bundleArgv, ...options });
@@ -81,6 +82,7 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
   const entries = [...modules].sort();
   try {
     const esbuild = await import('esbuild');
+    // esbuild's service process is not needed after the build (about 20 MB held otherwise).
     const out = await esbuild.build({
       entryPoints: entries,
       outbase: SRC,
@@ -108,9 +110,7 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
           }));
         },
       }],
-    });
-    // esbuild's service process is not needed again (about 20 MB held otherwise).
-    await esbuild.stop();
+    }).finally(() => esbuild.stop());
     const hash = createHash('sha256');
     for (const f of out.outputFiles) hash.update(f.path).update(f.contents);
     const dir = join(cacheDir, hash.digest('hex').slice(0, 16));
@@ -121,8 +121,8 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
     if (!existsSync(dir)) {
       // Written aside and renamed: another server (a test process) may write the same bundle at once.
       const aside = `${dir}.${process.pid}.${Date.now()}`;
-      for (const f of out.outputFiles) {
-        const file = join(aside, relative('/bundle', f.path));
+      for (const f of files) {
+        const file = join(aside, relative(dir, f.file));
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, f.contents);
       }
@@ -135,6 +135,7 @@ export async function prepareThreads(cacheDir = CACHE): Promise<string | undefin
     }
     touch(dir);
     pruneUnused(cacheDir, dir);
+    bundleDir = dir;
     bundled = new Map(entries.map((e) => [e, join(dir, relative(SRC, e).replace(/\.ts$/, '.js'))]));
     return undefined;
   } catch (e) {
