@@ -11,6 +11,7 @@ import vm from 'node:vm';
 import { Aggregator } from 'mingo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from './sqlite.js';
+import { CACHED_KEYS } from './sqlite-join.js';
 import type { Doc, Pipeline } from './types.js';
 
 v8.setFlagsFromString('--expose-gc');
@@ -60,6 +61,20 @@ describe('embedded store aggregation', () => {
       expect(mingo.length).toBe(2);
       expect(byKey(await store.aggregate('cats', pipeline))).toEqual(byKey(mingo));
     }
+  });
+
+  it('joins every row when a join meets more keys than it remembers, its batches mixing keys read before and new ones', async () => {
+    const keys = CACHED_KEYS + 1_000;
+    // A fixed pseudo-random order: each batch of rows names keys read before and new ones.
+    let x = 7;
+    const next = () => (x = (x * 48271) % 2147483647);
+    await store.insertMany('cacheRefs', Array.from({ length: keys }, (_, i) => ({ code: `r${i}`, name: `R${i}` })));
+    await store.ensureCollection({ name: 'cacheEvents', uniqueKeys: [], indexes: ['seq'] });
+    await store.insertMany('cacheEvents', Array.from({ length: 3 * keys }, (_, i) => ({ seq: i, ref: `r${next() % keys}` })));
+    const rows = await store.aggregate('cacheEvents', [{ $match: {} }, { $sort: { seq: 1 } }, { $lookup: { from: 'cacheRefs', localField: 'ref', foreignField: 'code', as: 'r' } },
+      { $project: { _id: 0, ref: 1, name: { $arrayElemAt: ['$r.name', 0] } } }]);
+    expect(rows.length).toBe(3 * keys);
+    expect(rows.filter((r) => r.name !== `R${String(r.ref).slice(1)}`)).toEqual([]);
   });
 
   it('computes the stages after SQL only as far as a later $limit reads', async () => {

@@ -36,8 +36,13 @@ export function keyedLookup(stage: Record<string, unknown>): KeyedLookup | undef
   return [l.from, l.localField, l.foreignField, l.as].every((v) => typeof v === 'string') ? (l as unknown as KeyedLookup) : undefined;
 }
 
-/** The foreign keys a join remembers the documents of, across its batches. */
-const CACHED_KEYS = 20_000;
+/**
+ * The foreign keys a join remembers the documents of, across its batches: the few master records
+ * a report joins to every row (deposits, materials, companies) are read once. Not more: a join on
+ * a large collection (return requests by id) held its 20,000 last documents, 30 MB of the
+ * export thread's memory, for keys that seldom come back.
+ */
+export const CACHED_KEYS = 2_000;
 
 /**
  * The first batch is small (a page needs a few rows), the next ones double up to this. Not more:
@@ -94,8 +99,12 @@ export function joined(source: Pull, l: KeyedLookup, unwind: { preserve: boolean
     if ([...keys].every((k) => k === null || typeof k !== 'object')) {
       // Keys already read for earlier batches are not read again (a report joins the same few
       // deposits and materials to every row); past CACHED_KEYS the memory starts afresh.
-      const missing = [...keys].filter((k) => !byKey.has(k));
-      if (byKey.size + missing.length > CACHED_KEYS) byKey.clear();
+      let missing = [...keys].filter((k) => !byKey.has(k));
+      // Starting afresh forgets this batch's own keys too: they are all read again.
+      if (byKey.size + missing.length > CACHED_KEYS) {
+        byKey.clear();
+        missing = [...keys];
+      }
       if (missing.length > 0) {
         const fresh = new Map(missing.map((k) => [k, [] as Doc[]]));
         // A foreign array names other keys too: those read before already list this document.
