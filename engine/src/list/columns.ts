@@ -1,6 +1,6 @@
 import { localize, type Lang } from '../text';
 import type { EntityDef, FieldDef } from '../types';
-import { enabledExtensions, fieldAt, formOf, type Registry } from '../registry/registry';
+import { enabledExtensions, fieldAt, formOf, SYNC_STATUS_PATH, type Registry } from '../registry/registry';
 
 /**
  * The columns of an entity's list, shared by the web list and the server's CSV export so
@@ -18,7 +18,7 @@ export interface ColumnSpec {
   optional?: boolean;
 }
 
-export const SYNC_PATH = 'sync.status';
+export const SYNC_PATH = SYNC_STATUS_PATH;
 
 /** Paths every record has and a list may sort by. */
 const SYSTEM_SORT_PATHS = ['id', 'createdAt', 'updatedAt'];

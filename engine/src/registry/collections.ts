@@ -1,5 +1,5 @@
 import type { FieldDef } from '../types';
-import { enabledExtensions, type Registry } from './registry';
+import { enabledExtensions, SYNC_STATUS_PATH, type Registry } from './registry';
 
 /** What a store needs to know of an entity: its unique keys and the paths it searches or sorts. */
 export interface CollectionSpec {
@@ -36,7 +36,7 @@ export function collectionSpec(reg: Registry, entity: string): CollectionSpec {
   for (const k of def.uniqueKeys ?? []) uniqueKeys.push([...k]);
   if (def.fields.some((f) => f.id === 'state')) indexes.add('state');
   // The Senasa Sync filter of the lists, and the outbox's look for pending records without a job.
-  if (def.sync) indexes.add('sync.status');
+  if (def.sync) indexes.add(SYNC_STATUS_PATH);
   return { name: entity, uniqueKeys, indexes: [...indexes], searchPaths, ...(def.compoundIndexes?.length ? { compoundIndexes: def.compoundIndexes.map((k) => [...k]) } : {}) };
 }
 

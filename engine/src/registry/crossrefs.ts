@@ -3,7 +3,7 @@ import { bundleTexts, ERRORS } from '../errors';
 import type { CustomMenuEntry, FieldDef } from '../types';
 import type { Parsed } from './load';
 import { escapePointer, type Problem } from './problems';
-import { EXTENSIONS_LABEL, fieldAt, ID_FIELD } from './registry';
+import { EXTENSIONS_LABEL, fieldAt, ID_FIELD, SYNC_STATUS_PATH } from './registry';
 import { DEFAULT_ENTITY_ACCESS } from './sanitise';
 import { checkReportFeatures, checkReports } from './reportrefs';
 import { checkDashboards } from './dashboardrefs';
@@ -75,7 +75,8 @@ export function checkCrossReferences(p: Parsed): Problem[] {
     def.secretFields?.forEach((c, i) => checkPath(`/secretFields/${i}`, c));
     def.serverFields?.forEach((c, i) => checkPath(`/serverFields/${i}`, c));
     def.uniqueKeys?.forEach((k, i) => k.forEach((c, j) => checkPath(`/uniqueKeys/${i}/${j}`, c)));
-    def.compoundIndexes?.forEach((k, i) => k.forEach((c, j) => checkPath(`/compoundIndexes/${i}/${j}`, c)));
+    // A synced entity's records carry the sync state the outbox writes, which an index may lead with.
+    def.compoundIndexes?.forEach((k, i) => k.forEach((c, j) => (def.sync && c === SYNC_STATUS_PATH ? undefined : checkPath(`/compoundIndexes/${i}/${j}`, c))));
   }
 
   const access = p.access!;

@@ -55,6 +55,13 @@ describe('loading definitions', () => {
     const { registry } = loadRegistry(fixtureSources({ 'schemas/entities/plant.json': { ...plant, compoundIndexes: [['zone', 'code']] } }));
     expect(collectionSpec(registry!, 'plant').compoundIndexes).toEqual([['zone', 'code']]);
     expect(collectionSpec(registry!, 'company').compoundIndexes).toBeUndefined();
+    // The sync state the outbox writes may lead an index of a synced entity, and only of one.
+    expect(lines({ 'schemas/entities/plant.json': { ...plant, compoundIndexes: [['sync.status', 'zone']] } })).toEqual([
+      'schemas/entities/plant.json:/compoundIndexes/0/0: field "sync.status" does not exist in plant or its extensions',
+    ]);
+    const synced = loadRegistry(fixtureSources({ 'schemas/entities/plant.json': { ...plant, sync: true, compoundIndexes: [['sync.status', 'zone']] } }));
+    expect(synced.problems).toEqual([]);
+    expect(collectionSpec(synced.registry!, 'plant').compoundIndexes).toEqual([['sync.status', 'zone']]);
   });
 
   it('catches an extension naming a missing base entity', () => {

@@ -41,6 +41,13 @@ export function enabledExtensions(reg: Registry, entity: string): ExtensionDef[]
     .filter((e): e is ExtensionDef => e !== undefined && e.base === entity && !e.template);
 }
 
+/**
+ * Where the authority sync writes a record's sync state, on every entity with `sync` (not a
+ * declared field): the lists' Senasa Sync column, the outbox's look for pending records, and
+ * the pending-declaration reports filter on it, so it is indexed and may lead a compound index.
+ */
+export const SYNC_STATUS_PATH = 'sync.status';
+
 /** The label of the object field a record's extension data is stored under (`extensionsField`). */
 export const EXTENSIONS_LABEL: LocalText = Object.freeze({ en: 'Extensions', es: 'Extensiones', fr: 'Extensions' });
 
