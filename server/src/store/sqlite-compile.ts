@@ -30,7 +30,7 @@ const isNil = (v: unknown): v is null | undefined => v === null || v === undefin
 const isNum = (v: unknown): v is number => typeof v === 'number' && !Number.isNaN(v);
 // MongoDB's truthiness as mingo applies it (strict mode): "" is true, null, 0 and false are not.
 const truthy = (v: unknown) => !!v || v === '';
-const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+export const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 const isOperatorObject = (v: unknown): v is Rec => isPlainObject(v) && Object.keys(v).length === 1 && Object.keys(v)[0].startsWith('$');
 
 /** A field path ("$a.b"), a variable ("$$o.value"), or undefined when it is neither kind handled. */
@@ -267,7 +267,8 @@ function compileValue(e: unknown, now: Date): Expr | undefined {
 }
 
 /** A top-level field name: no path, no operator. */
-const isFieldName = (k: string) => k !== '' && !k.includes('.') && !k.startsWith('$');
+/** A top-level field name: not empty, no path, no operator. */
+export const isFieldName = (k: string) => k !== '' && !k.includes('.') && !k.startsWith('$');
 
 /**
  * An expression-object value ($project/$addFields) the fast path computes: not an inclusion or

@@ -47,7 +47,7 @@ export const CACHED_KEYS = 2_000;
 /**
  * The first batch is small (a page needs a few rows), the next ones double up to this. Not more:
  * each join of a chain holds its batch of rows in flight, and a report thread's young generation
- * is small (16 MB); at 1000 rows a join, four joins' rows outlived their first collection and
+ * is small (16 MB for the reader, 32 for an export); at 1000 rows a join, four joins' rows outlived their first collection and
  * were copied, and collecting took twice as long in an export.
  */
 const LOOKUP_BATCH = 128;

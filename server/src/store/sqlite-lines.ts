@@ -16,7 +16,7 @@
  * field it reads, so the results are those of the stages one by one (sqlite-lines.test.ts checks
  * them against mingo's on random records).
  */
-import { compileGroup, compileRowStage } from './sqlite-compile.js';
+import { compileGroup, compileRowStage, isFieldName, isPlainObject } from './sqlite-compile.js';
 import { joined, keyedLookup, unwindOf, type ForeignReader, type KeyedLookup, type Pull } from './sqlite-join.js';
 import type { Pipeline } from './types.js';
 
@@ -25,9 +25,8 @@ type Rec = Record<string, unknown>;
 /** The record a line was made from: a symbol, so no stage and no result sees it as a field. */
 const RECORD = Symbol('record');
 
-const isPlainObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-/** A top-level field name a line may carry as a plain property. */
-const isName = (k: string) => k !== '' && k !== '__proto__' && !k.includes('.') && !k.startsWith('$');
+/** A top-level field name a line may carry as a plain property (`__proto__` would be its prototype). */
+const isName = (k: string) => isFieldName(k) && k !== '__proto__';
 const head = (path: string) => path.split('.')[0];
 
 /**
