@@ -246,4 +246,32 @@ describe('shell', () => {
     await second.context.close();
     await setProfileLanguage(token, 'en');
   });
+
+  it('keeps and saves a language chosen before the profile has arrived', async () => {
+    const user = USERS.noName;
+    const session = await newSession(browser);
+    const { page } = session;
+    // Hold the profile's first answer until the user has chosen: a slow server, as in a loaded CI.
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let holding = true;
+    await page.route('**/api/auth/profile', async (route) => {
+      if (route.request().method() === 'GET' && holding) await held;
+      await route.continue();
+    });
+    await signIn(page, user.email, user.password);
+    await page.locator('[data-testid=language-button]').click();
+    await page.getByRole('menuitem', { name: 'Spanish' }).click();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('es');
+    const saved = page.waitForRequest((r) => r.url().endsWith('/api/auth/profile') && r.method() === 'PUT');
+    holding = false;
+    release();
+    expect(JSON.parse((await saved).postData() ?? '{}').primary_fields?.language).toBe('es');
+    const token = await bearer(user.email, user.password);
+    await expect.poll(() => profileLanguage(token), { timeout: 10_000 }).toBe('es');
+    // The profile's own language (en) did not take the interface back.
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    await session.context.close();
+    await setProfileLanguage(token, 'en');
+  });
 });

@@ -44,6 +44,8 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   }, [setLanguage, post, delay]);
 
   const applied = useRef(session?.profileLanguageApplied === true);
+  // A language chosen from the menu before the profile arrived: it wins over the profile's.
+  const chosenEarly = useRef<Lang | undefined>(undefined);
   useEffect(() => {
     let live = true;
     api.get<{ detail?: Profile }>('/api/auth/profile', { cacheId: PROFILE_ID })
@@ -51,10 +53,12 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
         if (!live) return;
         const p = a.detail ?? {};
         setProfile(p);
-        if (!applied.current) {
+        const early = chosenEarly.current;
+        chosenEarly.current = undefined;
+        if (!applied.current || early) {
           applied.current = true;
           updateSession({ profileLanguageApplied: true });
-          const pending = local.get(keys.languagePending);
+          const pending = early ?? local.get(keys.languagePending);
           local.remove(keys.languagePending);
           if (storable(pending) && pending !== p.primary_fields?.language) void saveRef.current(withLanguage(p, pending)).catch((e: unknown) => console.error('profile language not saved', e));
           else if (!isLang(pending)) applyLanguage(p);
@@ -81,7 +85,8 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   saveRef.current = save;
   const chooseLanguage = useCallback((lang: Lang) => {
     setLanguage(lang);
-    if (profile && storable(lang) && lang !== profile.primary_fields?.language) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
+    if (!profile) chosenEarly.current = lang;
+    else if (storable(lang) && lang !== profile.primary_fields?.language) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
   }, [profile, save, setLanguage, storable]);
 
   const value = useMemo<ProfileValue>(() => ({ profile, loaded, save, chooseLanguage }), [profile, loaded, save, chooseLanguage]);
