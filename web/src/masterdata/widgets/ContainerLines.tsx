@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toFieldPathId, type ErrorSchema, type FieldProps, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { Button } from 'primereact/button';
@@ -36,6 +36,9 @@ export function ContainerLines(props: FieldProps) {
   const { registry, md } = useMasterData();
   const scope = (props.registry.formContext as { containers?: ContainerScope } | undefined)?.containers;
   const lines = containerLines(props.formData);
+  // The lines as they are now: a look-up answers after the user may have typed a seal or removed a line.
+  const latest = useRef(lines);
+  latest.current = lines;
   const itemsUi = isNode(props.uiSchema?.items) ? (props.uiSchema.items as Rec) : {};
   const ref = String(((itemsUi[IBC_REF] as Rec | undefined)?.['ui:options'] as Rec | undefined)?.ref ?? '');
   const workflow = useMemo(() => Object.values(registry.workflows).find((w) => w.entity === ref), [registry, ref]);
@@ -75,7 +78,7 @@ export function ContainerLines(props: FieldProps) {
     setBusy(true);
     setMessage(null);
     findContainer(scope, value).then((ibc) => {
-      const r = addContainer(lines, ibc, withNumber);
+      const r = addContainer(latest.current, ibc, withNumber);
       if ('duplicate' in r) { setMessage(t('operations.containers.duplicate', { serial: r.duplicate })); return; }
       setFound((m) => ({ ...m, [withNumber ? String(ibc.serial_number ?? '') : String(ibc.id)]: ibc }));
       set(r.lines);

@@ -14,6 +14,7 @@ import { createI18n } from '../../i18n/i18n';
 import { ShellContext, type ShellValue } from '../../shell/shellContext';
 import { mountRoot } from '../domTesting';
 import { routeWidgets } from '../formSchema';
+import { flushPendingCommits } from './deferred';
 import type { ContainerScope } from './containerLogic';
 import { ContainerLines } from './ContainerLines';
 
@@ -52,7 +53,7 @@ beforeAll(async () => { i18n = await createI18n({ en: {} }, 'en'); });
 const mounted: (() => void)[] = [];
 afterEach(() => { while (mounted.length) mounted.pop()!(); });
 
-function mount(initial: Rec = {}) {
+function mount(initial: Rec = {}, containers: ContainerScope = scope) {
   const state = { value: initial };
   const root = mountRoot();
   mounted.push(root.unmount);
@@ -60,13 +61,21 @@ function mount(initial: Rec = {}) {
     <I18nextProvider i18n={i18n}>
       <ServicesContext.Provider value={services}>
         <ShellContext.Provider value={shell}>
-          <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} formContext={{ containers: scope }} fields={{ containers: ContainerLines }}
+          <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} formContext={{ containers }} fields={{ containers: ContainerLines }}
             onChange={(e) => { state.value = e.formData as Rec; }} />
         </ShellContext.Provider>
       </ServicesContext.Provider>
     </I18nextProvider>,
   );
   return { ...root, state };
+}
+
+/** A scope whose serial look-ups wait until the test releases them (the server is slow). */
+function heldScope() {
+  const waiting: (() => void)[] = [];
+  const held: ContainerScope = { lookup: (by) => new Promise<void>((r) => waiting.push(r)).then(() => scope.lookup(by)) };
+  const release = () => act(async () => { while (waiting.length) waiting.shift()!(); await new Promise((r) => setTimeout(r, 0)); });
+  return { held, release };
 }
 
 /** Types into an input as a user (React listens to the native input event) and presses Enter, then lets the look-up answer. */
@@ -117,5 +126,33 @@ describe('the container list of an operation form', () => {
       seal.dispatchEvent(new Event('input', { bubbles: true }));
     });
     expect(state.value.containers).toEqual([{ ibc: 'i1', ibcNumber: 'IBC-001', topSeal: 'TOP-1' }]);
+  });
+
+  it('keeps a seal typed while a scanned IBC is being looked up', async () => {
+    const { held, release } = heldScope();
+    const { container, state } = mount({ containers: [{ ibc: 'i1', ibcNumber: 'IBC-001' }] }, held);
+    await release();
+    await scan(container, 'IBC-002');
+    const seal = container.querySelector<HTMLInputElement>('#root_containers_0_topSeal')!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(seal, 'TOP-1');
+      seal.dispatchEvent(new Event('input', { bubbles: true }));
+      await flushPendingCommits();
+    });
+    expect(state.value.containers).toEqual([{ ibc: 'i1', ibcNumber: 'IBC-001', topSeal: 'TOP-1' }]);
+    await release();
+    expect(state.value.containers).toEqual([{ ibc: 'i1', ibcNumber: 'IBC-001', topSeal: 'TOP-1' }, { ibc: 'i2', ibcNumber: 'IBC-002' }]);
+  });
+
+  it('keeps a line removed while a scanned IBC is being looked up', async () => {
+    const { held, release } = heldScope();
+    const { container, state } = mount({ containers: [{ ibc: 'i1', ibcNumber: 'IBC-001' }] }, held);
+    await release();
+    await scan(container, 'IBC-002');
+    await act(async () => { container.querySelector<HTMLButtonElement>('[data-testid="container-remove"]')!.click(); });
+    expect(state.value.containers).toBeUndefined();
+    await release();
+    expect(lines(container)).toEqual([['IBC-002', 'at_customer']]);
+    expect(state.value.containers).toEqual([{ ibc: 'i2', ibcNumber: 'IBC-002' }]);
   });
 });
