@@ -30,11 +30,15 @@ export function ReferencePicker(props: FieldProps) {
   const q = useDebounced(text, settings.picker.debounceMs);
   const readOnly = props.readonly || props.disabled;
   const loading = useRef(false);
+  // Keystrokes so far: the current record's title, arriving after the user typed (an edit form loads it), would overwrite their search.
+  const edits = useRef(0);
 
   useEffect(() => {
     if (!id || !ref) { setText(''); return; }
     let live = true;
-    md.get(ref, id).then((r) => live && setText(recordTitle(target, r, lang)), () => live && setText(id));
+    const before = edits.current;
+    const show = (title: string) => { if (live && edits.current === before) setText(title); };
+    md.get(ref, id).then((r) => show(recordTitle(target, r, lang)), () => show(id));
     return () => { live = false; };
   }, [id, ref, md, target, lang]);
 
@@ -64,7 +68,7 @@ export function ReferencePicker(props: FieldProps) {
       <FieldLabel props={props} />
       <div className="p-inputgroup">
         <InputText id={inputId} value={text} disabled={readOnly} autoComplete="off" role="combobox" aria-expanded={open}
-          onChange={(e) => { setText(e.target.value); setOpen(true); }} onFocus={() => setOpen(true)} onBlur={() => setTimeout(() => setOpen(false), 200)} />
+          onChange={(e) => { edits.current++; setText(e.target.value); setOpen(true); }} onFocus={() => setOpen(true)} onBlur={() => setTimeout(() => setOpen(false), 200)} />
         {id && !readOnly && <Button type="button" icon="pi pi-times" text aria-label={t('common.clear')} onClick={() => choose(undefined)} />}
       </div>
       {open && items.length > 0 && (

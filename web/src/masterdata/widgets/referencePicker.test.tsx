@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import Form from '@rjsf/core';
+import validator from '@rjsf/validator-ajv8';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { i18n as I18n } from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildRouteTable, type Registry } from '../../../../engine/src/index';
+import { fixtureRegistry } from '../../../../engine/src/testing/fixtures';
+import { ServicesContext, type Services } from '../../app/services';
+import { createI18n } from '../../i18n/i18n';
+import { ShellContext, type ShellValue } from '../../shell/shellContext';
+import { mountRoot } from '../domTesting';
+import { ReferencePicker } from './ReferencePicker';
+
+type Rec = Record<string, unknown>;
+const DEBOUNCE_MS = 5;
+const base = fixtureRegistry();
+const registry: Registry = {
+  ...base,
+  deployment: { ...base.deployment, settings: { ...base.deployment.settings, picker: { ...base.deployment.settings.picker, debounceMs: DEBOUNCE_MS } } },
+};
+const shell = { registry, lang: 'en', routes: buildRouteTable(registry, 'en'), principal: { access: [], groups: [], selectedWarehouse: null }, allowed: [], menu: [] } as unknown as ShellValue;
+
+const schema = { type: 'object', properties: { parent_company_id: { type: 'string', title: 'Parent company' } } } as RJSFSchema;
+const uiSchema = { parent_company_id: { 'ui:field': 'picker', 'ui:options': { widget: 'picker', ref: 'company' } } } as UiSchema;
+
+/** A server whose every answer waits until the test gives it (a slow network), by request path. */
+function slowServer() {
+  const waiting = new Map<string, (body: unknown) => void>();
+  const api = { get: (path: string) => new Promise((resolve) => waiting.set(path, resolve)) };
+  const answer = (path: string, body: unknown) => act(async () => {
+    const resolve = waiting.get(path);
+    if (!resolve) throw new Error(`no request for ${path}; waiting: ${[...waiting.keys()].join(', ')}`);
+    waiting.delete(path);
+    resolve(body);
+    await new Promise((r) => setTimeout(r, 0));
+  });
+  return { services: { api, config: { deployment: { settings: {} } } } as unknown as Services, answer, asked: () => [...waiting.keys()] };
+}
+
+let i18n: I18n;
+beforeAll(async () => { i18n = await createI18n({ en: {} }, 'en'); });
+const mounted: (() => void)[] = [];
+afterEach(() => { while (mounted.length) mounted.pop()!(); });
+
+function mount(services: Services, initial: Rec = {}) {
+  const root = mountRoot();
+  mounted.push(root.unmount);
+  root.render(
+    <I18nextProvider i18n={i18n}>
+      <ServicesContext.Provider value={services}>
+        <ShellContext.Provider value={shell}>
+          <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} fields={{ picker: ReferencePicker }} />
+        </ShellContext.Provider>
+      </ServicesContext.Provider>
+    </I18nextProvider>,
+  );
+  return root.container;
+}
+
+/** Types into the picker as a user (React listens to the native input event), then lets the debounce pass. */
+async function type(container: HTMLElement, text: string) {
+  const input = container.querySelector<HTMLInputElement>('input[role="combobox"]')!;
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, text);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await act(async () => { await new Promise((r) => setTimeout(r, DEBOUNCE_MS * 4)); });
+}
+
+const text = (c: HTMLElement) => c.querySelector<HTMLInputElement>('input[role="combobox"]')!.value;
+
+describe('the reference picker', () => {
+  it('keeps a search typed before the current record’s title arrives in an edit form', async () => {
+    const server = slowServer();
+    const container = mount(server.services, { parent_company_id: 'c1' });
+    await type(container, 'acm');
+    await server.answer('/api/v3/masterdata/company/c1', { id: 'c1', company_name: 'Old Parent' });
+    expect(text(container)).toBe('acm');
+  });
+
+  it('shows the title of the current record when the user has not typed', async () => {
+    const server = slowServer();
+    const container = mount(server.services, { parent_company_id: 'c1' });
+    await server.answer('/api/v3/masterdata/company/c1', { id: 'c1', company_name: 'Old Parent' });
+    expect(text(container)).toBe('Old Parent');
+  });
+
+});
