@@ -30,6 +30,8 @@ export function ReferencePicker(props: FieldProps) {
   const q = useDebounced(text, settings.picker.debounceMs);
   const readOnly = props.readonly || props.disabled;
   const loading = useRef(false);
+  // The latest search request's number: an older one's answer (a text since changed) is ignored.
+  const request = useRef(0);
   // Keystrokes so far: the current record's title, arriving after the user typed (an edit form loads it), would overwrite their search.
   const edits = useRef(0);
 
@@ -43,15 +45,17 @@ export function ReferencePicker(props: FieldProps) {
   }, [id, ref, md, target, lang]);
 
   const load = (p: number) => {
-    if (loading.current) return;
+    // A further page asked while one is coming is a repeated scroll event; a new search (page 1) always goes.
+    if (p > 1 && loading.current) return;
+    const n = ++request.current;
     loading.current = true;
     md.list(ref, { q, page: p, pageSize: settings.picker.pageSize, state: 1 })
-      .then((a) => { setItems((prev) => (p === 1 ? a.data : [...prev, ...a.data])); setTotal(a.total); setPage(p); })
-      .finally(() => { loading.current = false; });
+      .then((a) => { if (n === request.current) { setItems((prev) => (p === 1 ? a.data : [...prev, ...a.data])); setTotal(a.total); setPage(p); } })
+      .finally(() => { if (n === request.current) loading.current = false; });
   };
 
   useEffect(() => {
-    if (!open || q.trim().length < min) { setItems([]); setTotal(0); return; }
+    if (!open || q.trim().length < min) { request.current++; loading.current = false; setItems([]); setTotal(0); return; }
     load(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [q, open, min, ref]);

@@ -39,6 +39,8 @@ function slowServer() {
   });
   return { services: { api, config: { deployment: { settings: {} } } } as unknown as Services, answer, asked: () => [...waiting.keys()] };
 }
+const listPath = (q: string) => `/api/v3/masterdata/company?q=${q}&pageSize=20&state=1`;
+const page = (...names: string[]) => ({ data: names.map((n) => ({ id: n.toLowerCase(), company_name: n })), total: names.length });
 
 let i18n: I18n;
 beforeAll(async () => { i18n = await createI18n({ en: {} }, 'en'); });
@@ -71,6 +73,7 @@ async function type(container: HTMLElement, text: string) {
 }
 
 const text = (c: HTMLElement) => c.querySelector<HTMLInputElement>('input[role="combobox"]')!.value;
+const options = (c: HTMLElement) => [...c.querySelectorAll('[role="option"]')].map((o) => o.textContent);
 
 describe('the reference picker', () => {
   it('keeps a search typed before the current record’s title arrives in an edit form', async () => {
@@ -88,4 +91,14 @@ describe('the reference picker', () => {
     expect(text(container)).toBe('Old Parent');
   });
 
+  it('searches the newer text while an older search runs, and shows only the newer one’s answer', async () => {
+    const server = slowServer();
+    const container = mount(server.services);
+    await type(container, 'acm');
+    await type(container, 'acme');
+    expect(server.asked()).toEqual([listPath('acm'), listPath('acme')]);
+    await server.answer(listPath('acme'), page('Acme Corp'));
+    await server.answer(listPath('acm'), page('Acm Ltd', 'Acme Corp'));
+    expect(options(container)).toEqual(['Acme Corp']);
+  });
 });
