@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildMenu, buildRouteTable, routesFor, type Registry } from '../engine/src/index';
 import { USERS } from './harness/users';
-import { editJsonResponse, env, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signIn } from './support';
+import { bearer, editJsonResponse, env, newSession, openBrowser, profileLanguage, screenshot, seriousViolations, setProfileLanguage, signedInSession, signIn } from './support';
 
 let browser: Browser;
 let registry: Registry;
@@ -16,22 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function bearer(email: string, password: string): Promise<string> {
-  const res = await fetch(`${env.base}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function profileLanguage(token: string): Promise<string | undefined> {
-  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { detail: { primary_fields?: { language?: string } } }).detail.primary_fields?.language;
-}
-
-async function setProfileLanguage(token: string, language: string): Promise<void> {
-  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
-  const { detail } = (await res.json()) as { detail: Record<string, unknown> };
-  await fetch(`${env.base}/api/auth/profile`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...detail, primary_fields: { language } }) });
-}
 
 const topLevelIds = (page: Page) => page.locator('.tm-nav > li > [data-menu-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id')));
 
@@ -99,9 +83,11 @@ describe('shell', () => {
   it('switches the interface to Spanish from the language menu', async () => {
     const { page, context } = await signedInSession(browser, USERS.admin);
     expect(await page.locator('.tm-nav > li > [data-menu-id=dashboards]').innerText()).toBe('Dashboards');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/auth/profile') && r.request().method() === 'PUT');
     await page.locator('[data-testid=language-button]').click();
     await page.getByRole('menuitem', { name: 'Spanish' }).click();
     await expect.poll(() => page.locator('.tm-nav > li > [data-menu-id=dashboards]').innerText()).toBe('Paneles');
+    expect((await saved).ok()).toBe(true);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
     await page.locator('[data-testid=user-button]').click();
     expect(await page.getByRole('menuitem', { name: 'Cerrar sesión' }).count()).toBe(1);
@@ -245,6 +231,39 @@ describe('shell', () => {
     await expect.poll(() => second.page.locator('html').getAttribute('lang')).toBe('es');
     await second.context.close();
     await setProfileLanguage(token, 'en');
+  });
+
+  it('saves the latest of two languages chosen while the first was being saved, and shows it', async () => {
+    const user = USERS.noName;
+    const session = await signedInSession(browser, user);
+    const { page } = session;
+    // The first save waits until the second choice is made: a slow server.
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    const puts: string[] = [];
+    await page.route('**/api/auth/profile', async (route) => {
+      if (route.request().method() === 'PUT') {
+        puts.push(JSON.parse(route.request().postData() ?? '{}').primary_fields?.language);
+        if (puts.length === 1) await held;
+      }
+      await route.continue();
+    });
+    const token = await bearer(user.email, user.password);
+    await expect.poll(() => profileLanguage(token)).toBe('en');
+    await page.locator('[data-testid=language-button]').click();
+    await page.getByRole('menuitem', { name: 'Spanish' }).click();
+    await expect.poll(() => puts).toEqual(['es']);
+    await page.locator('[data-testid=language-button]').click();
+    await page.getByRole('menuitem', { name: 'Inglés' }).click();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+    const second = page.waitForResponse((r) => r.url().endsWith('/api/auth/profile') && r.request().method() === 'PUT' && r.request().postData()?.includes('"en"') === true);
+    release();
+    await second;
+    expect(puts).toEqual(['es', 'en']);
+    expect(await profileLanguage(token)).toBe('en');
+    // The first save answered before the second left: its answer did not take the interface back to Spanish.
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await session.context.close();
   });
 
   it('keeps and saves a language chosen before the profile has arrived', async () => {

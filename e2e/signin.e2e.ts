@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { USERS } from './harness/users';
-import { editJsonResponse, env, gotoSignIn, newSession, openBrowser, screenshot, seriousViolations, signedInSession, signInError, submitSignIn } from './support';
+import { bearer, editJsonResponse, env, gotoSignIn, newSession, openBrowser, profileLanguage, screenshot, seriousViolations, setProfileLanguage, signedInSession, signInError, submitSignIn } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('sign-in screen', () => {
   it('shows the welcome heading, the prompt, the providers and the forgot-password link', async () => {
     const { page, context } = await newSession(browser);
     await gotoSignIn(page);
-    await expect.poll(() => page.locator('[role=status] .p-progress-spinner').count(), { timeout: 5000 }).toBe(0);
+    await expect.poll(() => page.locator('[role=status] .p-progress-spinner').count()).toBe(0);
     expect(await page.locator('h1').innerText()).toBe('Welcome');
     expect(await page.getByText('Please sign-in below').count()).toBe(1);
     const providers = await page.locator('[data-provider]').evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')));
@@ -135,6 +135,30 @@ describe('sign-in screen', () => {
     const profile = async () => ((await (await fetch(`${env.base}/api/auth/profile`, { headers: auth })).json()) as { detail: Record<string, unknown> & { primary_fields: { language: string } } }).detail;
     await expect.poll(async () => (await profile()).primary_fields.language, { timeout: 10_000 }).toBe('es');
     await fetch(`${env.base}/api/auth/profile`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ ...(await profile()), primary_fields: { language: 'en' } }) });
+    await context.close();
+  });
+
+  it('saves the language chosen at sign-in at the next load when the first save did not reach the server', async () => {
+    const user = USERS.noName;
+    const { page, context } = await newSession(browser);
+    await gotoSignIn(page);
+    await page.locator('.tm-langswitch__item[lang=es]').click();
+    let aborted = 0;
+    await page.route('**/api/auth/profile', async (route) => {
+      if (route.request().method() === 'PUT' && aborted === 0) { aborted += 1; await route.abort('connectionreset'); return; }
+      await route.continue();
+    });
+    await submitSignIn(page, user.email, user.password);
+    await page.locator('[data-testid=user-button]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => aborted).toBe(1);
+    const token = await bearer(user.email, user.password);
+    expect(await profileLanguage(token)).toBe('en');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/auth/profile') && r.request().method() === 'PUT');
+    await page.reload();
+    expect((await saved).ok()).toBe(true);
+    expect(await profileLanguage(token)).toBe('es');
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    await setProfileLanguage(token, 'en');
     await context.close();
   });
 

@@ -76,6 +76,26 @@ export async function editJsonResponse(page: Page, url: string, edit: (body: any
   });
 }
 
+/** A bearer token for the user, signed in through the API. */
+export async function bearer(email: string, password: string): Promise<string> {
+  const res = await fetch(`${env.base}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (!res.ok) throw new Error(`sign-in of ${email} answered ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The language the user's profile holds on the server. */
+export async function profileLanguage(token: string): Promise<string | undefined> {
+  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { detail: { primary_fields?: { language?: string } } }).detail.primary_fields?.language;
+}
+
+export async function setProfileLanguage(token: string, language: string): Promise<void> {
+  const res = await fetch(`${env.base}/api/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+  const { detail } = (await res.json()) as { detail: Record<string, unknown> };
+  const put = await fetch(`${env.base}/api/auth/profile`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...detail, primary_fields: { language } }) });
+  if (!put.ok) throw new Error(`the profile's language was not saved: ${put.status}`);
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   const dir = join(env.artifacts, 'screenshots');
   mkdirSync(dir, { recursive: true });

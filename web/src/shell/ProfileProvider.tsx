@@ -19,7 +19,9 @@ function withLanguage(p: Profile, language: Lang): Profile {
  * SPEC 7: the profile, cached under id `profile`. The language the user chose last wins:
  * one chosen on the sign-in screen is saved to the profile after sign-in; otherwise the
  * profile's sets the interface language once per sign-in. The language menu saves its
- * choice too (when the profile can hold it). The frame is told after the deployment's delay (1 s).
+ * choice too (when the profile can hold it), even one made before the profile has arrived.
+ * Saves go one after another, and an answer never takes back a language chosen after its
+ * request left. The frame is told after the deployment's delay (1 s).
  */
 export function ProfileProvider({ children }: { children: ReactNode }) {
   const { api, config, keys } = useServices();
@@ -34,6 +36,14 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   const available = config.deployment.settings.languages.available;
   const storable = useCallback((l: unknown): l is Lang => isLang(l) && available.includes(l), [available]);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** The profile as last read or saved (the callbacks below must not wait for a render to see it). */
+  const current = useRef<Profile | null>(null);
+  /** The language chosen from the menu last, in this page. */
+  const chosen = useRef<Lang | undefined>(undefined);
+  /** The language the server holds once the saves under way have landed (undefined: not known). */
+  const held = useRef<Lang | undefined>(undefined);
+  /** The saves, one after another: two PUTs in flight could land in either order. */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
 
   const applyLanguage = useCallback((p: Profile) => {
     const lang = p.primary_fields?.language;
@@ -43,51 +53,91 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
     timer.current = setTimeout(() => post({ type: 'languagePref', payload: { language: lang } }), delay);
   }, [setLanguage, post, delay]);
 
+  const write = useCallback(async (p: Profile): Promise<Profile> => {
+    const lang = p.primary_fields?.language;
+    if (storable(lang)) held.current = lang;
+    const put = queue.current.catch(() => undefined).then(() => api.put<{ detail?: Profile } | undefined>('/api/auth/profile', p));
+    queue.current = put;
+    try {
+      const a = await put;
+      api.invalidate(PROFILE_ID);
+      const next = { ...p, ...(a?.detail ?? {}) };
+      current.current = next;
+      setProfile(next);
+      if (chosen.current === undefined || chosen.current === lang) applyLanguage(next);
+      return next;
+    } catch (e) {
+      held.current = undefined;
+      throw e;
+    }
+  }, [api, applyLanguage, storable]);
+
+  /** Saves a language the interface already shows: from the menu, or the sign-in screen. */
+  const saveLanguage = useCallback((lang: Lang): Promise<unknown> => {
+    if (!storable(lang) || lang === held.current || !current.current) return Promise.resolve();
+    return write(withLanguage(current.current, lang));
+  }, [storable, write]);
+
   const applied = useRef(session?.profileLanguageApplied === true);
-  // A language chosen from the menu before the profile arrived: it wins over the profile's.
-  const chosenEarly = useRef<Lang | undefined>(undefined);
+  /** What the profile's arrival does, with this render's callbacks. */
+  const arrived = useRef<(p: Profile) => void>(() => undefined);
+  arrived.current = (p: Profile) => {
+    current.current = p;
+    held.current = isLang(p.primary_fields?.language) ? p.primary_fields.language : undefined;
+    setProfile(p);
+    const pending = local.get(keys.languagePending);
+    const settled = () => {
+      applied.current = true;
+      updateSession({ profileLanguageApplied: true });
+    };
+    if (chosen.current) {
+      // Chosen from the menu while the profile was on its way: that choice wins.
+      local.remove(keys.languagePending);
+      void saveLanguage(chosen.current).catch((e: unknown) => console.error('profile language not saved', e));
+      settled();
+    } else if (applied.current) {
+      // The profile's language was applied earlier in this session.
+    } else if (storable(pending)) {
+      // The sign-in screen's choice, forgotten only once saved: a save that failed is tried again at the next load.
+      applied.current = true;
+      void saveLanguage(pending).then(() => {
+        local.remove(keys.languagePending);
+        settled();
+      }).catch((e: unknown) => console.error('profile language not saved', e));
+    } else {
+      local.remove(keys.languagePending);
+      if (!isLang(pending)) applyLanguage(p);
+      settled();
+    }
+  };
+
+  // Read once: running again when a callback changes would take the server's copy, perhaps older than a save under way, for the truth.
   useEffect(() => {
     let live = true;
     api.get<{ detail?: Profile }>('/api/auth/profile', { cacheId: PROFILE_ID })
-      .then((a) => {
-        if (!live) return;
-        const p = a.detail ?? {};
-        setProfile(p);
-        const early = chosenEarly.current;
-        chosenEarly.current = undefined;
-        if (!applied.current || early) {
-          applied.current = true;
-          updateSession({ profileLanguageApplied: true });
-          const pending = early ?? local.get(keys.languagePending);
-          local.remove(keys.languagePending);
-          if (storable(pending) && pending !== p.primary_fields?.language) void saveRef.current(withLanguage(p, pending)).catch((e: unknown) => console.error('profile language not saved', e));
-          else if (!isLang(pending)) applyLanguage(p);
-        }
-      })
+      .then((a) => { if (live) arrived.current(a.detail ?? {}); })
       .catch((e: unknown) => console.error('profile failed', e))
       .finally(() => live && setLoaded(true));
     return () => {
       live = false;
     };
-  }, [api, applyLanguage, updateSession, keys.languagePending, storable]);
+  }, [api]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const save = useCallback(async (p: Profile) => {
-    const a = await api.put<{ detail?: Profile } | undefined>('/api/auth/profile', p);
-    api.invalidate(PROFILE_ID);
-    const next = { ...p, ...(a?.detail ?? {}) };
-    setProfile(next);
-    applyLanguage(next);
-  }, [api, applyLanguage]);
+    // The profile form's language is the user's latest choice.
+    chosen.current = undefined;
+    await write(p);
+  }, [write]);
 
-  const saveRef = useRef(save);
-  saveRef.current = save;
   const chooseLanguage = useCallback((lang: Lang) => {
+    chosen.current = lang;
+    // A profile's language still waiting to be told to the frame is no longer the one shown.
+    clearTimeout(timer.current);
     setLanguage(lang);
-    if (!profile) chosenEarly.current = lang;
-    else if (storable(lang) && lang !== profile.primary_fields?.language) void save(withLanguage(profile, lang)).catch((e: unknown) => console.error('profile language not saved', e));
-  }, [profile, save, setLanguage, storable]);
+    void saveLanguage(lang).catch((e: unknown) => console.error('profile language not saved', e));
+  }, [saveLanguage, setLanguage]);
 
   const value = useMemo<ProfileValue>(() => ({ profile, loaded, save, chooseLanguage }), [profile, loaded, save, chooseLanguage]);
   return <ProfileContext.Provider value={value}>{children}</ProfileContext.Provider>;
