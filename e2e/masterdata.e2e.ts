@@ -78,7 +78,7 @@ describe('generated master-data screens', () => {
     await form().waitFor();
     await page.locator('#root_company_name').fill(NAME);
     await page.locator('#root_email').fill(BAD_EMAIL);
-    await expect.poll(() => errorsAt('root_email'), { timeout: 5000 }).toContain(EMAIL_MESSAGE);
+    await expect.poll(() => errorsAt('root_email')).toContain(EMAIL_MESSAGE);
     await page.locator('[data-testid=form-save]').click();
     const summary = () => page.locator('[data-testid=form-summary]').innerText();
     await expect(summary()).resolves.toContain(EMAIL_MESSAGE);
@@ -253,8 +253,8 @@ describe('generated master-data screens', () => {
     await lat.pressSequentially('-32.95', { delay: 20 });
     await lng.pressSequentially('-60.65', { delay: 20 });
     await lng.blur();
-    await expect.poll(() => map.getAttribute('data-marker'), { timeout: 5000 }).toBe('-32.95,-60.65');
-    await expect.poll(() => tiles.length, { timeout: 5000 }).toBeGreaterThan(0);
+    await expect.poll(() => map.getAttribute('data-marker')).toBe('-32.95,-60.65');
+    await expect.poll(() => tiles.length).toBeGreaterThan(0);
     expect(tiles.every((u) => tilePattern.test(u))).toBe(true);
     await screenshot(page, 'masterdata-map');
 
@@ -265,7 +265,7 @@ describe('generated master-data screens', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 40, { steps: 8 });
     await page.mouse.up();
-    await expect.poll(() => map.getAttribute('data-marker'), { timeout: 5000 }).not.toBe('-32.95,-60.65');
+    await expect.poll(() => map.getAttribute('data-marker')).not.toBe('-32.95,-60.65');
     const [mLat, mLng] = (await map.getAttribute('data-marker'))!.split(',').map(Number);
     expect(mLat).toBeLessThan(-32.95); // dragged down: south
     expect(mLng).toBeGreaterThan(-60.65); // and right: east
@@ -299,7 +299,7 @@ describe('generated master-data screens', () => {
     await lng.fill('');
     await lng.pressSequentially('-64.2', { delay: 20 });
     await lng.blur();
-    await expect.poll(() => offline.getAttribute('data-marker'), { timeout: 5000 }).toBe('-31.4,-64.2');
+    await expect.poll(() => offline.getAttribute('data-marker')).toBe('-31.4,-64.2');
     await page.unroute(tilePattern);
     await page.locator('[data-testid=form-cancel]').click();
     expect(story.session.errors).toEqual([]);

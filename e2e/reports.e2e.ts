@@ -60,6 +60,8 @@ const columnTexts = (fr: FrameLocator, column: string) => fr.locator(`[data-test
 /** Waits for the rows and the count of the report's current filters. */
 async function settled(fr: FrameLocator, count: number, timeout = 600_000): Promise<void> {
   await expect.poll(() => shownCount(fr), { timeout, interval: 500 }).toBe(count);
+  // The count can arrive before the page: until the table is no longer busy, its rows are the previous filters'.
+  await fr.locator('[data-testid=report-view] table[aria-busy=false]').waitFor({ timeout });
   await fr.locator('[data-testid=list-row]').first().waitFor({ timeout });
 }
 

@@ -54,7 +54,7 @@ export function ServerTable<T>({ table, loading, total, pageIndex, onOpen, summa
   return (
     <div className="p-datatable p-component p-datatable-sm">
       <div className="p-datatable-wrapper">
-        <table className="p-datatable-table" role="table">
+        <table className="p-datatable-table" role="table" aria-busy={loading}>
           <thead className="p-datatable-thead">
             {table.getHeaderGroups().map((hg) => (
               <tr key={hg.id}>

@@ -27,15 +27,18 @@ function serverCaches() {
     { name: 'oidc-discovery', description: 'Providers', entries: 2 },
   ];
   const calls: string[] = [];
+  /** While set, a GET's answer (the counts when it was asked) waits for it: a slow network. */
+  const slow: { gets?: Promise<void> } = {};
   const fetchFn = async (url: RequestInfo | URL, init?: RequestInit) => {
     const path = String(url);
     calls.push(`${init?.method ?? 'GET'} ${path}`);
     const m = /^\/api\/v3\/caches(?:\/([^/]+))?\/clear$/.exec(path);
     if (m) for (const c of caches) if (!m[1] || c.name === decodeURIComponent(m[1])) c.entries = 0;
-    const body = m ? { cleared: [], data: caches } : { data: caches };
-    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    const body = JSON.stringify(m ? { cleared: [], data: caches } : { data: caches });
+    if (!m && slow.gets) await slow.gets;
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  return { fetchFn, calls };
+  return { fetchFn, calls, slow };
 }
 
 let i18n: I18n;
@@ -73,6 +76,18 @@ describe('the cache manager screen', () => {
     expect(container.querySelector('[data-cache="ibc-event-summary"] [data-testid="entries"]')!.textContent).toBe('1');
     await click(container.querySelector('[data-testid="clear-server-caches"]')!);
     expect(server.calls).toContain('POST /api/v3/caches/clear');
+    expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
+  });
+
+  it('keeps the cleared counts when a refresh asked before the clear answers after it', async () => {
+    const { container, server } = await mount();
+    let answer!: () => void;
+    server.slow.gets = new Promise((r) => { answer = r; });
+    await click(container.querySelector('[data-testid="cache-refresh"]')!);
+    await click(container.querySelector('[data-testid="clear-server-caches"]')!);
+    expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
+    await act(async () => { answer(); await new Promise((r) => setTimeout(r, 0)); });
+    expect(server.calls.filter((c) => c === 'GET /api/v3/caches')).toHaveLength(2);
     expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
   });
 

@@ -1,6 +1,6 @@
 import '../operations/operations.css';
 import './monitoring.css';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { errorText } from '../api/errorText';
@@ -25,15 +25,21 @@ export default function CacheManager({ title }: { title: string }) {
   const [error, setError] = useState<string | null>(null);
 
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
+  // Only the latest request's answer is shown: a refresh sent before a clear may answer after it, with the old counts.
+  const latest = useRef(0);
+  const show = useCallback((request: Promise<{ data: ServerCacheRow[] }>) => {
+    const n = ++latest.current;
+    request.then((r) => { if (n === latest.current) setServer(r.data); }, fail);
+  }, [fail]);
   const load = useCallback(() => {
     setAnswers(api.cache.list());
-    api.get<{ data: ServerCacheRow[] }>('/api/v3/caches', { noCache: true }).then((r) => setServer(r.data), fail);
-  }, [api, fail]);
+    show(api.get<{ data: ServerCacheRow[] }>('/api/v3/caches', { noCache: true }));
+  }, [api, show]);
   useEffect(load, [load]);
 
   const clearServer = (name?: string) => {
     setError(null);
-    api.post<{ data: ServerCacheRow[] }>(name ? `/api/v3/caches/${encodeURIComponent(name)}/clear` : '/api/v3/caches/clear').then((r) => setServer(r.data), fail);
+    show(api.post<{ data: ServerCacheRow[] }>(name ? `/api/v3/caches/${encodeURIComponent(name)}/clear` : '/api/v3/caches/clear'));
   };
   const clearAnswer = (id?: string) => {
     if (id === undefined) api.cache.clear();
