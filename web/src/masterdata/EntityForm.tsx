@@ -65,6 +65,10 @@ export function EntityForm({ entity, id, onSaved, onCancel, store, context, omit
   const { registry, lang } = useMasterData();
   const f = useEntityForm(entity, id, store, omit);
   const formContext = useMemo(() => ({ ...context, entity, value: f.value }), [context, entity, f.value]);
+  // RJSF rebuilds its data from `formData` whenever another prop changes (the schema in the shell's
+  // language, which reaches the feature frame late; the screen's context): it gets what the user typed,
+  // which is what Save sends, not the record as loaded. Taken only then, so typing never rebuilds the form.
+  const formData = useMemo(() => f.value.current, [f.initial, f.built, formContext, f.value]);
   const translateString = useMemo(() => rjsfTranslator(t), [t]);
   const submitLatest = useRef<() => void>(() => undefined);
   const submitRef = useCallback(() => submitLatest.current(), []);
@@ -89,7 +93,7 @@ export function EntityForm({ entity, id, onSaved, onCancel, store, context, omit
         </div>
       )}
       <FieldErrorsContext.Provider value={f.errors}>
-        <StableForm key={`${entity}:${id ?? 'new'}`} schema={f.built.schema} uiSchema={f.built.uiSchema} formData={f.initial} formContext={formContext} translateString={translateString} onChange={f.onChange} onSubmit={submitRef} />
+        <StableForm key={`${entity}:${id ?? 'new'}`} schema={f.built.schema} uiSchema={f.built.uiSchema} formData={formData} formContext={formContext} translateString={translateString} onChange={f.onChange} onSubmit={submitRef} />
       </FieldErrorsContext.Provider>
       <div className="tm-md-form__actions">
         <Button label={t('masterdata.action.save')} icon="pi pi-check" loading={f.saving} onClick={() => void submit()} data-testid="form-save" />

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import Form from '@rjsf/primereact';
 import validator from '@rjsf/validator-ajv8';
 import type { IChangeEvent } from '@rjsf/core';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { deepEquals, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { toJsonSchema, toUiSchema, type FormDef } from '../../../engine/src/index';
 import { errorText } from '../api/errorText';
 import type { Profile as ProfileData } from '../config/types';
@@ -31,19 +31,30 @@ export default function Profile({ route }: ScreenProps) {
   const { schema, uiSchema } = useMemo(() => {
     const form: FormDef = { name: TEMPLATE, fields: template?.fields ?? [] };
     const s = { ...toJsonSchema(form, { lang }), title: undefined } as RJSFSchema;
-    const ui: UiSchema = { ...toUiSchema(form, { lang }), 'ui:submitButtonOptions': { submitText: t('common.save'), props: { disabled: busy } } };
+    const ui: UiSchema = { ...toUiSchema(form, { lang }), 'ui:submitButtonOptions': { submitText: t('common.save') } };
     return { schema: s, uiSchema: ui };
-  }, [template, lang, t, busy]);
+  }, [template, lang, t]);
 
-  const formData = useMemo<ProfileData>(() => ({
+  const saved = useMemo<ProfileData>(() => ({
     notification_channel: profile?.notification_channel,
     primary_fields: { language: profile?.primary_fields?.language ?? registry.deployment.settings.languages.default ?? lang },
   }), [profile, registry.deployment.settings.languages.default, lang]);
+  // RJSF rebuilds its data from `formData` whenever any prop changes (busy, the language, a profile
+  // the header's language choice saved), so the form is controlled: the fields the user changed are
+  // kept over the profile's until they are saved; the others follow the profile.
+  const [edits, setEdits] = useState<ProfileData>({});
+  const formData = useMemo<ProfileData>(() => ({ ...saved, ...edits }), [saved, edits]);
+  const change = (e: IChangeEvent<ProfileData>) => {
+    const next = e.formData ?? {};
+    const keys = Object.keys(next) as (keyof ProfileData)[];
+    setEdits(Object.fromEntries(keys.filter((k) => !deepEquals(next[k], saved[k])).map((k) => [k, next[k]])));
+  };
 
   const submit = async (e: IChangeEvent<ProfileData>) => {
     setBusy(true);
     try {
       await save({ ...e.formData, primary_fields: { ...e.formData?.primary_fields } });
+      setEdits({});
       toast({ severity: 'success', summary: t('toast.saved.summary'), detail: t('profile.saved') });
     } catch (err) {
       toast({ severity: 'error', summary: t('toast.invalidData.summary'), detail: errorText(err, t) });
@@ -64,7 +75,7 @@ export default function Profile({ route }: ScreenProps) {
         </div>
         {loaded && template && (
           <div className="tm-profile__form" data-testid="profile-form">
-            <Form schema={schema} uiSchema={uiSchema} formData={formData} validator={validator} onSubmit={submit} showErrorList={false} translateString={translateString} />
+            <Form schema={schema} uiSchema={uiSchema} formData={formData} disabled={busy} validator={validator} onChange={change} onSubmit={submit} showErrorList={false} translateString={translateString} />
           </div>
         )}
       </div>

@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildRouteTable } from '../../../engine/src/index';
+import { requireDefinitions } from '../../../definitions/read';
+import { ServicesContext, type Services } from '../app/services';
+import { createI18n } from '../i18n/i18n';
+import { ShellContext, type ShellValue } from '../shell/shellContext';
+import en from '../../../schemas/i18n/en.json';
+import type { Rec } from './api';
+import { mountRoot } from './domTesting';
+import { flushPendingCommits } from './widgets/deferred';
+import { EntityForm } from './EntityForm';
+import type { RecordStore } from './useEntityForm';
+
+// @rjsf/primereact's ES build imports primereact's folders, which Node cannot resolve here; its Form is RJSF core's with PrimeReact widgets.
+vi.mock('@rjsf/primereact', async () => {
+  const core = await import('@rjsf/core');
+  return { default: core.default, Templates: core.getDefaultRegistry().templates };
+});
+
+const registry = requireDefinitions(process.cwd());
+const shell = (lang: string) => ({ registry, lang, routes: buildRouteTable(registry, 'en'), principal: { access: [], groups: [], selectedWarehouse: null }, allowed: [], menu: [] }) as unknown as ShellValue;
+const services = { api: {}, config: { deployment: { settings: {} } } } as unknown as Services;
+
+let i18n: I18n;
+beforeAll(async () => { i18n = await createI18n({ en }, 'en'); });
+const mounted: (() => void)[] = [];
+afterEach(() => { while (mounted.length) mounted.pop()!(); });
+
+/**
+ * A company as the server answers it, complete: RJSF adds no defaults to it. (When it adds some, RJSF 6
+ * happens to skip the rebuild that follows a user's change, which hid the lost edits on a new record.)
+ */
+const AGRO = { id: 'c1', company_name: 'Agro SA', state: 1, extensions: { companyInfo: { cuit: '30-71234567-1', company_type: 'distributor', state: 1 } } };
+
+/** The edit form of AGRO; `show` re-renders it in another language, as the shell does when its language reaches the feature frame. */
+async function mountEdit() {
+  const root = mountRoot();
+  mounted.push(root.unmount);
+  const saved: Rec[] = [];
+  const store: RecordStore = { get: async () => structuredClone(AGRO), create: async (_e, v) => v, update: async (_e, _i, v) => { saved.push(v); return v; } };
+  const show = (lang: string) => root.render(
+    <I18nextProvider i18n={i18n}>
+      <ServicesContext.Provider value={services}>
+        <ShellContext.Provider value={shell(lang)}>
+          <EntityForm entity="company" id="c1" store={store} onSaved={() => undefined} onCancel={() => undefined} />
+        </ShellContext.Provider>
+      </ServicesContext.Provider>
+    </I18nextProvider>,
+  );
+  show('en');
+  await act(async () => undefined); // the record arrives
+  const input = (name: string) => root.container.querySelector<HTMLInputElement>(`#root_${name}`)!;
+  /** Types as a user and pauses: the text widget hands the value to RJSF (./widgets/deferred). */
+  const type = async (name: string, text: string) => {
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input(name), text);
+      input(name).dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await act(() => flushPendingCommits());
+  };
+  const save = () => act(async () => {
+    root.container.querySelector<HTMLButtonElement>('[data-testid="form-save"]')!.click();
+    await new Promise((r) => setTimeout(r, 20));
+  });
+  const label = (name: string) => root.container.querySelector(`label[for="root_${name}"]`)!.textContent;
+  return { show, input, type, save, saved, label };
+}
+
+describe('a form whose language changes after the user typed', () => {
+  it('keeps what was typed on screen, and saves what is shown', async () => {
+    const f = await mountEdit();
+    expect(f.input('company_name').value).toBe('Agro SA');
+    await f.type('company_name', 'Agro SA (Rosario)');
+    await f.type('prefix', '779123');
+    f.show('es');
+    expect(f.label('company_name')).toContain('Razón social');
+    expect(f.input('company_name').value).toBe('Agro SA (Rosario)');
+    expect(f.input('prefix').value).toBe('779123');
+    await f.save();
+    expect(f.saved).toHaveLength(1);
+    expect(f.saved[0]).toMatchObject({ company_name: 'Agro SA (Rosario)', prefix: '779123' });
+  });
+});
