@@ -62,9 +62,10 @@ async function mountEdit() {
     });
     await act(() => flushPendingCommits());
   };
+  /** Clicks Save and waits for the update request (validation first compiles the schema: no fixed delay is long enough on a busy machine). */
   const save = () => act(async () => {
     root.container.querySelector<HTMLButtonElement>('[data-testid="form-save"]')!.click();
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => { if (saved.length === 0) throw new Error('no update sent yet'); }, { timeout: 10_000 });
   });
   const label = (name: string) => root.container.querySelector(`label[for="root_${name}"]`)!.textContent;
   return { show, input, type, save, saved, label };
