@@ -1,23 +1,23 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { HashRouter } from 'react-router-dom';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireDefinitions } from '../../../definitions/read';
 import { buildMenu, buildRouteTable, routesFor, type Lang, type WarehouseGroup, type WidgetData } from '../../../engine/src/index';
 import { ApiClient } from '../api/client';
-import { ServicesContext, type Services } from '../app/services';
+import type { Services } from '../app/services';
 import type { GoToPayload } from '../frame/messages';
 import { createI18n } from '../i18n/i18n';
 import { mountRoot } from '../masterdata/domTesting';
-import { ShellContext, type ShellValue } from '../shell/shellContext';
+import type { ShellValue } from '../shell/shellContext';
 import en from '../../../schemas/i18n/en.json';
 import es from '../../../schemas/i18n/es.json';
 import DashboardScreen from './DashboardScreen';
 import { dashboardsApi } from './api';
 import { dashboardFeature, localToday } from './model';
 import { hashSearch, prefetchWidgets } from './prefetch';
+import { InShell } from '../masterdata/InShell';
 
 const registry = requireDefinitions(process.cwd());
 const feature = dashboardFeature(registry, 'dashboards')!;
@@ -82,13 +82,9 @@ async function mount(lang: Lang = 'en', warehouse: WarehouseGroup | null = null,
   const root = mountRoot();
   mounted.push(root.unmount);
   const draw = (w: WarehouseGroup | null) => root.render(
-    <I18nextProvider i18n={i18n}>
-      <ServicesContext.Provider value={services}>
-        <ShellContext.Provider value={shell}>
-          <HashRouter><DashboardScreen feature={feature} warehouse={w} warehouseName={w?.name ?? null} goTo={(p) => goTos.push(p)} /></HashRouter>
-        </ShellContext.Provider>
-      </ServicesContext.Provider>
-    </I18nextProvider>,
+    <InShell i18n={i18n} services={services} shell={shell}>
+      <HashRouter><DashboardScreen feature={feature} warehouse={w} warehouseName={w?.name ?? null} goTo={(p) => goTos.push(p)} /></HashRouter>
+    </InShell>,
   );
   await act(async () => { draw(warehouse); });
   const select = async (w: WarehouseGroup | null) => { group = w?.name ?? null; await act(async () => { draw(w); }); };

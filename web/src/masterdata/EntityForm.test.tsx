@@ -1,19 +1,19 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRouteTable } from '../../../engine/src/index';
 import { requireDefinitions } from '../../../definitions/read';
-import { ServicesContext, type Services } from '../app/services';
+import type { Services } from '../app/services';
 import { createI18n } from '../i18n/i18n';
-import { ShellContext, type ShellValue } from '../shell/shellContext';
+import type { ShellValue } from '../shell/shellContext';
 import en from '../../../schemas/i18n/en.json';
 import type { Rec } from './api';
 import { mountRoot } from './domTesting';
 import { flushPendingCommits } from './widgets/deferred';
 import { EntityForm } from './EntityForm';
 import type { RecordStore } from './useEntityForm';
+import { InShell } from './InShell';
 
 // @rjsf/primereact's ES build imports primereact's folders, which Node cannot resolve here; its Form is RJSF core's with PrimeReact widgets.
 vi.mock('@rjsf/primereact', async () => {
@@ -43,13 +43,9 @@ async function mountEdit() {
   const saved: Rec[] = [];
   const store: RecordStore = { get: async () => structuredClone(AGRO), create: async (_e, v) => v, update: async (_e, _i, v) => { saved.push(v); return v; } };
   const show = (lang: string) => root.render(
-    <I18nextProvider i18n={i18n}>
-      <ServicesContext.Provider value={services}>
-        <ShellContext.Provider value={shell(lang)}>
-          <EntityForm entity="company" id="c1" store={store} onSaved={() => undefined} onCancel={() => undefined} />
-        </ShellContext.Provider>
-      </ServicesContext.Provider>
-    </I18nextProvider>,
+    <InShell i18n={i18n} services={services} shell={shell(lang)}>
+      <EntityForm entity="company" id="c1" store={store} onSaved={() => undefined} onCancel={() => undefined} />
+    </InShell>,
   );
   show('en');
   await act(async () => undefined); // the record arrives

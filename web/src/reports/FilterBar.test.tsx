@@ -1,16 +1,16 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRouteTable, type ReportDef } from '../../../engine/src/index';
 import { fixtureRegistry } from '../../../engine/src/testing/fixtures';
-import { ServicesContext, type Services } from '../app/services';
+import type { Services } from '../app/services';
 import { createI18n } from '../i18n/i18n';
 import { mountRoot } from '../masterdata/domTesting';
-import { ShellContext, type ShellValue } from '../shell/shellContext';
+import type { ShellValue } from '../shell/shellContext';
 import { FilterBar } from './FilterBar';
 import { emptyFilters, type FilterValues } from './filters';
+import { InShell } from '../masterdata/InShell';
 
 const t = (en: string) => ({ en, es: en, fr: en });
 const registry = fixtureRegistry();
@@ -35,13 +35,9 @@ function mount(values: FilterValues) {
   const root = mountRoot();
   mounted.push(root.unmount);
   const draw = (v: FilterValues) => root.render(
-    <I18nextProvider i18n={i18n}>
-      <ServicesContext.Provider value={services}>
-        <ShellContext.Provider value={shell}>
-          <FilterBar def={def} values={v} onApply={(x) => applied.push(x)} />
-        </ShellContext.Provider>
-      </ServicesContext.Provider>
-    </I18nextProvider>,
+    <InShell i18n={i18n} services={services} shell={shell}>
+      <FilterBar def={def} values={v} onApply={(x) => applied.push(x)} />
+    </InShell>,
   );
   draw(values);
   return { ...root, applied, draw };

@@ -1,6 +1,5 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import Form from '@rjsf/core';
 import validator from '@rjsf/validator-ajv8';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -9,14 +8,15 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRouteTable, type Registry, type WorkflowDef } from '../../../../engine/src/index';
 import { fixtureRegistry } from '../../../../engine/src/testing/fixtures';
 import { ApiRequestError } from '../../api/errors';
-import { ServicesContext, type Services } from '../../app/services';
+import type { Services } from '../../app/services';
 import { createI18n } from '../../i18n/i18n';
-import { ShellContext, type ShellValue } from '../../shell/shellContext';
+import type { ShellValue } from '../../shell/shellContext';
 import { mountRoot } from '../domTesting';
 import { routeWidgets } from '../formSchema';
 import { flushPendingCommits } from './deferred';
 import type { ContainerScope } from './containerLogic';
 import { ContainerLines } from './ContainerLines';
+import { InShell } from '../InShell';
 
 type Rec = Record<string, unknown>;
 const t = (en: string) => ({ en, es: en, fr: en });
@@ -58,14 +58,10 @@ function mount(initial: Rec = {}, containers: ContainerScope = scope) {
   const root = mountRoot();
   mounted.push(root.unmount);
   root.render(
-    <I18nextProvider i18n={i18n}>
-      <ServicesContext.Provider value={services}>
-        <ShellContext.Provider value={shell}>
-          <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} formContext={{ containers }} fields={{ containers: ContainerLines }}
+    <InShell i18n={i18n} services={services} shell={shell}>
+      <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} formContext={{ containers }} fields={{ containers: ContainerLines }}
             onChange={(e) => { state.value = e.formData as Rec; }} />
-        </ShellContext.Provider>
-      </ServicesContext.Provider>
-    </I18nextProvider>,
+    </InShell>,
   );
   return { ...root, state };
 }

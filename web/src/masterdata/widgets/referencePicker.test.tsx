@@ -1,6 +1,5 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import Form from '@rjsf/core';
 import validator from '@rjsf/validator-ajv8';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -8,11 +7,12 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildRouteTable, type Registry } from '../../../../engine/src/index';
 import { fixtureRegistry } from '../../../../engine/src/testing/fixtures';
-import { ServicesContext, type Services } from '../../app/services';
+import type { Services } from '../../app/services';
 import { createI18n } from '../../i18n/i18n';
-import { ShellContext, type ShellValue } from '../../shell/shellContext';
+import type { ShellValue } from '../../shell/shellContext';
 import { mountRoot } from '../domTesting';
 import { ReferencePicker } from './ReferencePicker';
+import { InShell } from '../InShell';
 
 type Rec = Record<string, unknown>;
 const DEBOUNCE_MS = 5;
@@ -51,13 +51,9 @@ function mount(services: Services, initial: Rec = {}) {
   const root = mountRoot();
   mounted.push(root.unmount);
   root.render(
-    <I18nextProvider i18n={i18n}>
-      <ServicesContext.Provider value={services}>
-        <ShellContext.Provider value={shell}>
-          <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} fields={{ picker: ReferencePicker }} />
-        </ShellContext.Provider>
-      </ServicesContext.Provider>
-    </I18nextProvider>,
+    <InShell i18n={i18n} services={services} shell={shell}>
+      <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} fields={{ picker: ReferencePicker }} />
+    </InShell>,
   );
   return root.container;
 }
