@@ -83,6 +83,15 @@ describe('SideMenu', () => {
     expect(link('dashboard')).toBeNull();
   });
 
+  it('keeps the current route\'s group collapsed when the user closed it and the menu is rebuilt', () => {
+    render('/imports', shell({ access: ['superadmin'] }));
+    act(() => toggle('admin').click());
+    expect(toggle('admin').getAttribute('aria-expanded')).toBe('false');
+    // A new menu for the same route, as when the language or the warehouse groups arrive.
+    render('/imports', shell({ access: ['superadmin'] }));
+    expect(toggle('admin').getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('opens http entries in a new tab and navigates in place otherwise', () => {
     render('/imports', shell({ access: ['superadmin'] }));
     expect(link('auth')?.getAttribute('target')).toBe('_blank');

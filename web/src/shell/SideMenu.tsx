@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { activeGroupOf, type MenuItem } from '../../../engine/src/index';
@@ -76,9 +76,15 @@ export function SideMenu({ open, onNavigate }: { open: boolean; onNavigate: () =
   const showIcons = registry.deployment.settings.showIcons;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set([activeGroupOf(menu, pathname)].filter((x): x is string => !!x)));
 
+  // Opened when the route (or the group it belongs to) changes; a menu rebuilt for the same route (the
+  // language or the groups arriving) leaves a group the user collapsed collapsed.
+  const opened = useRef<string | undefined>(undefined);
   useEffect(() => {
     const g = activeGroupOf(menu, pathname);
-    if (g) setExpanded((s) => (s.has(g) ? s : new Set([...s, g])));
+    const at = g && `${g}\u0000${pathname}`;
+    if (!at || at === opened.current) return;
+    opened.current = at;
+    setExpanded((s) => (s.has(g) ? s : new Set([...s, g])));
   }, [menu, pathname]);
 
   const toggle = (id: string) => setExpanded((s) => {
