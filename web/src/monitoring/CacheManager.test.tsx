@@ -28,7 +28,7 @@ function serverCaches() {
   ];
   const calls: string[] = [];
   /** While set, a GET's answer (the counts when it was asked) waits for it: a slow network. */
-  const slow: { gets?: Promise<void> } = {};
+  const slow: { gets?: Promise<void>; fails?: boolean } = {};
   const fetchFn = async (url: RequestInfo | URL, init?: RequestInit) => {
     const path = String(url);
     calls.push(`${init?.method ?? 'GET'} ${path}`);
@@ -36,6 +36,7 @@ function serverCaches() {
     if (m) for (const c of caches) if (!m[1] || c.name === decodeURIComponent(m[1])) c.entries = 0;
     const body = JSON.stringify(m ? { cleared: [], data: caches } : { data: caches });
     if (!m && slow.gets) await slow.gets;
+    if (!m && slow.fails) return new Response(JSON.stringify({ message: 'down' }), { status: 503, headers: { 'content-type': 'application/json' } });
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   };
   return { fetchFn, calls, slow };
@@ -88,6 +89,18 @@ describe('the cache manager screen', () => {
     expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
     await act(async () => { answer(); await new Promise((r) => setTimeout(r, 0)); });
     expect(server.calls.filter((c) => c === 'GET /api/v3/caches')).toHaveLength(2);
+    expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
+  });
+
+  it('shows no error for a refresh asked before a clear that fails after it', async () => {
+    const { container, server } = await mount();
+    let answer!: () => void;
+    server.slow.gets = new Promise((r) => { answer = r; });
+    server.slow.fails = true;
+    await click(container.querySelector('[data-testid="cache-refresh"]')!);
+    await click(container.querySelector('[data-testid="clear-server-caches"]')!);
+    await act(async () => { answer(); await new Promise((r) => setTimeout(r, 0)); });
+    expect(container.querySelector('[data-testid="cache-error"]')).toBeNull();
     expect(all(container, '[data-testid="entries"]').map((e) => e.textContent)).toEqual(['0', '0']);
   });
 

@@ -25,11 +25,11 @@ export default function CacheManager({ title }: { title: string }) {
   const [error, setError] = useState<string | null>(null);
 
   const fail = useCallback((e: unknown) => setError(errorText(e, t)), [t]);
-  // Only the latest request's answer is shown: a refresh sent before a clear may answer after it, with the old counts.
+  // Only the latest request's answer (or failure) is shown: a refresh sent before a clear may answer after it, with the old counts.
   const latest = useRef(0);
   const show = useCallback((request: Promise<{ data: ServerCacheRow[] }>) => {
     const n = ++latest.current;
-    request.then((r) => { if (n === latest.current) setServer(r.data); }, fail);
+    request.then((r) => { if (n === latest.current) setServer(r.data); }, (e: unknown) => { if (n === latest.current) fail(e); });
   }, [fail]);
   const load = useCallback(() => {
     setAnswers(api.cache.list());

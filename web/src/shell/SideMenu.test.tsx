@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -28,8 +28,10 @@ let container: HTMLElement;
 let root: Root;
 let path = '';
 
+let navigate: ReturnType<typeof useNavigate>;
 function Where() {
   path = useLocation().pathname;
+  navigate = useNavigate();
   return null;
 }
 
@@ -90,6 +92,16 @@ describe('SideMenu', () => {
     // A new menu for the same route, as when the language or the warehouse groups arrive.
     render('/imports', shell({ access: ['superadmin'] }));
     expect(toggle('admin').getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('opens the collapsed group again when the user comes back to its route from one outside any group', () => {
+    render('/imports', shell({ access: ['superadmin'] }));
+    act(() => toggle('admin').click());
+    act(() => link('globalsearch')!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 })));
+    expect(path).toBe('/globalsearch');
+    expect(toggle('admin').getAttribute('aria-expanded')).toBe('false');
+    act(() => { void navigate('/imports'); });
+    expect(toggle('admin').getAttribute('aria-expanded')).toBe('true');
   });
 
   it('opens http entries in a new tab and navigates in place otherwise', () => {

@@ -81,10 +81,10 @@ export function SideMenu({ open, onNavigate }: { open: boolean; onNavigate: () =
   const opened = useRef<string | undefined>(undefined);
   useEffect(() => {
     const g = activeGroupOf(menu, pathname);
-    const at = g && `${g}\u0000${pathname}`;
-    if (!at || at === opened.current) return;
+    const at = `${g ?? ''}\u0000${pathname}`;
+    if (at === opened.current) return;
     opened.current = at;
-    setExpanded((s) => (s.has(g) ? s : new Set([...s, g])));
+    if (g) setExpanded((s) => (s.has(g) ? s : new Set([...s, g])));
   }, [menu, pathname]);
 
   const toggle = (id: string) => setExpanded((s) => {

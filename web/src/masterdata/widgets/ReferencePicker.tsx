@@ -32,14 +32,17 @@ export function ReferencePicker(props: FieldProps) {
   const loading = useRef(false);
   // The latest search request's number: an older one's answer (a text since changed) is ignored.
   const request = useRef(0);
-  // Keystrokes so far: the current record's title, arriving after the user typed (an edit form loads it), would overwrite their search.
-  const edits = useRef(0);
+  // Whether the user has typed since the field's value was last set: its title, arriving after that (an
+  // edit form loads it; a new language fetches it again), would overwrite their search.
+  const typed = useRef(false);
+  const titled = useRef(id);
 
   useEffect(() => {
+    if (id !== titled.current) { titled.current = id; typed.current = false; }
+    if (typed.current) return;
     if (!id || !ref) { setText(''); return; }
     let live = true;
-    const before = edits.current;
-    const show = (title: string) => { if (live && edits.current === before) setText(title); };
+    const show = (title: string) => { if (live && !typed.current) setText(title); };
     md.get(ref, id).then((r) => show(recordTitle(target, r, lang)), () => show(id));
     return () => { live = false; };
   }, [id, ref, md, target, lang]);
@@ -62,6 +65,7 @@ export function ReferencePicker(props: FieldProps) {
 
   const choose = (r: Rec | undefined) => {
     props.onChange((r ? String(r.id) : undefined) as never, props.fieldPathId.path, undefined, props.fieldPathId.$id);
+    typed.current = false;
     setText(r ? recordTitle(target, r, lang) : '');
     setOpen(false);
   };
@@ -72,7 +76,7 @@ export function ReferencePicker(props: FieldProps) {
       <FieldLabel props={props} />
       <div className="p-inputgroup">
         <InputText id={inputId} value={text} disabled={readOnly} autoComplete="off" role="combobox" aria-expanded={open}
-          onChange={(e) => { edits.current++; setText(e.target.value); setOpen(true); }} onFocus={() => setOpen(true)} onBlur={() => setTimeout(() => setOpen(false), 200)} />
+          onChange={(e) => { typed.current = true; setText(e.target.value); setOpen(true); }} onFocus={() => setOpen(true)} onBlur={() => setTimeout(() => setOpen(false), 200)} />
         {id && !readOnly && <Button type="button" icon="pi pi-times" text aria-label={t('common.clear')} onClick={() => choose(undefined)} />}
       </div>
       {open && items.length > 0 && (

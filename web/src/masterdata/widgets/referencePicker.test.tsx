@@ -47,16 +47,19 @@ beforeAll(async () => { i18n = await createI18n({ en: {} }, 'en'); });
 const mounted: (() => void)[] = [];
 afterEach(() => { while (mounted.length) mounted.pop()!(); });
 
-function mount(services: Services, initial: Rec = {}) {
+/** The form with a picker; `show` draws it again in another language, as when the shell's language reaches the feature frame. */
+function mountShown(services: Services, initial: Rec = {}) {
   const root = mountRoot();
   mounted.push(root.unmount);
-  root.render(
-    <InShell i18n={i18n} services={services} shell={shell}>
+  const show = (lang: string) => root.render(
+    <InShell i18n={i18n} services={services} shell={{ ...shell, lang }}>
       <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} fields={{ picker: ReferencePicker }} />
     </InShell>,
   );
-  return root.container;
+  show('en');
+  return { container: root.container, show };
 }
+const mount = (services: Services, initial: Rec = {}) => mountShown(services, initial).container;
 
 /** Types into the picker as a user (React listens to the native input event), then lets the debounce pass. */
 async function type(container: HTMLElement, text: string) {
@@ -77,6 +80,17 @@ describe('the reference picker', () => {
     const container = mount(server.services, { parent_company_id: 'c1' });
     await type(container, 'acm');
     await server.answer('/api/v3/masterdata/company/c1', { id: 'c1', company_name: 'Old Parent' });
+    expect(text(container)).toBe('acm');
+  });
+
+  it('keeps a search typed after the title was shown when the language changes', async () => {
+    const server = slowServer();
+    const { container, show } = mountShown(server.services, { parent_company_id: 'c1' });
+    await server.answer('/api/v3/masterdata/company/c1', { id: 'c1', company_name: 'Old Parent' });
+    await type(container, 'acm');
+    await act(async () => show('es'));
+    // Whether or not the title is asked again, what the user typed stays.
+    if (server.asked().includes('/api/v3/masterdata/company/c1')) await server.answer('/api/v3/masterdata/company/c1', { id: 'c1', company_name: 'Old Parent' });
     expect(text(container)).toBe('acm');
   });
 
