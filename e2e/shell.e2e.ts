@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildMenu, buildRouteTable, routesFor, type Registry } from '../engine/src/index';
 import { USERS } from './harness/users';
@@ -12,6 +12,12 @@ beforeAll(async () => {
   const res = await fetch(`${env.base}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: USERS.admin.email, password: USERS.admin.password }) });
   const { token } = (await res.json()) as { token: string };
   registry = (await (await fetch(`${env.base}/api/config`, { headers: { authorization: `Bearer ${token}` } })).json()) as Registry;
+});
+/** Users whose profile language a test changes: set back to English after it, even when it failed half way. */
+let touched: { email: string; password: string }[] = [];
+afterEach(async () => {
+  for (const user of touched) await setProfileLanguage(await bearer(user.email, user.password), 'en');
+  touched = [];
 });
 afterAll(async () => {
   await browser?.close();
@@ -81,6 +87,7 @@ describe('shell', () => {
   });
 
   it('switches the interface to Spanish from the language menu', async () => {
+    touched.push(USERS.admin);
     const { page, context } = await signedInSession(browser, USERS.admin);
     expect(await page.locator('.tm-nav > li > [data-menu-id=dashboards]').innerText()).toBe('Dashboards');
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/auth/profile') && r.request().method() === 'PUT');
@@ -219,6 +226,7 @@ describe('shell', () => {
 
   it('saves the language chosen in the header to the profile: the next sign-in elsewhere uses it', async () => {
     const user = USERS.noName;
+    touched.push(user);
     const first = await signedInSession(browser, user);
     await first.page.locator('[data-testid=language-button]').click();
     await first.page.getByRole('menuitem', { name: 'Spanish' }).click();
@@ -235,6 +243,7 @@ describe('shell', () => {
 
   it('saves the latest of two languages chosen while the first was being saved, and shows it', async () => {
     const user = USERS.noName;
+    touched.push(user);
     const session = await signedInSession(browser, user);
     const { page } = session;
     // The first save waits until the second choice is made: a slow server.
@@ -268,6 +277,7 @@ describe('shell', () => {
 
   it('keeps and saves a language chosen before the profile has arrived', async () => {
     const user = USERS.noName;
+    touched.push(user);
     const session = await newSession(browser);
     const { page } = session;
     // Hold the profile's first answer until the user has chosen: a slow server, as in a loaded CI.

@@ -35,8 +35,8 @@ type Saved = Parameters<ProfileValue['save']>[0];
 function mount() {
   const root = mountRoot();
   mounted.push(root.unmount);
-  const saves: { body: Saved; fail(): void }[] = [];
-  const save = (body: Saved) => new Promise<void>((_, reject) => { saves.push({ body, fail: () => reject(new Error('offline')) }); });
+  const saves: { body: Saved; ok(): void; fail(): void }[] = [];
+  const save = (body: Saved) => new Promise<void>((resolve, reject) => { saves.push({ body, ok: resolve, fail: () => reject(new Error('offline')) }); });
   const show = (profile: Saved, lang = 'en') => root.render(
     <I18nextProvider i18n={i18n}>
       <AuthContext.Provider value={auth}>
@@ -76,6 +76,21 @@ describe('the profile form keeps what the user chose', () => {
     await act(async () => { p.saves[0].fail(); });
     expect(p.container.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).toBe(false);
     expect(p.shown('notification_channel')).toBe('App and Email');
+  });
+
+  it('until it is saved; then the form follows the profile', async () => {
+    const p = mount();
+    p.show(ENGLISH);
+    p.pick('notification_channel', 'App and Email');
+    p.submit();
+    // The provider holds the saved profile before the save resolves.
+    p.show({ ...ENGLISH, notification_channel: 'email' });
+    await act(async () => { p.saves[0].ok(); });
+    expect(p.shown('notification_channel')).toBe('App and Email');
+    // The header saves another language afterwards: the form follows the profile.
+    p.show({ notification_channel: 'email', primary_fields: { language: 'es' } }, 'es');
+    expect(p.shown('primary_fields_language')).toBe('Español');
+    expect(p.shown('notification_channel')).toBe('Aplicación y correo electrónico');
   });
 
   it('when the language changes and the header saves it to the profile', () => {

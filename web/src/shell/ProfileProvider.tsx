@@ -53,29 +53,37 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
     timer.current = setTimeout(() => post({ type: 'languagePref', payload: { language: lang } }), delay);
   }, [setLanguage, post, delay]);
 
-  const write = useCallback(async (p: Profile): Promise<Profile> => {
-    const lang = p.primary_fields?.language;
-    if (storable(lang)) held.current = lang;
-    const put = queue.current.catch(() => undefined).then(() => api.put<{ detail?: Profile } | undefined>('/api/auth/profile', p));
+  /**
+   * Saves what `build` makes of the profile as the saves before it left it: built when its turn
+   * comes, so a header choice does not send back the channel a form save is changing, nor a form
+   * save the language a header choice is saving. `lang` is the language it sets, if it sets one.
+   */
+  const write = useCallback(async (build: (base: Profile) => Profile, lang?: Lang): Promise<Profile> => {
+    if (lang) held.current = lang;
+    const put = queue.current.catch(() => undefined).then(async () => {
+      const body = build(current.current ?? {});
+      const a = await api.put<{ detail?: Profile } | undefined>('/api/auth/profile', body);
+      api.invalidate(PROFILE_ID);
+      current.current = { ...body, ...(a?.detail ?? {}) };
+      return current.current;
+    });
     queue.current = put;
     try {
-      const a = await put;
-      api.invalidate(PROFILE_ID);
-      const next = { ...p, ...(a?.detail ?? {}) };
-      current.current = next;
+      const next = await put;
       setProfile(next);
-      if (chosen.current === undefined || chosen.current === lang) applyLanguage(next);
+      const saved = next.primary_fields?.language;
+      if (chosen.current === undefined || chosen.current === saved) applyLanguage(next);
       return next;
     } catch (e) {
       held.current = undefined;
       throw e;
     }
-  }, [api, applyLanguage, storable]);
+  }, [api, applyLanguage]);
 
   /** Saves a language the interface already shows: from the menu, or the sign-in screen. */
   const saveLanguage = useCallback((lang: Lang): Promise<unknown> => {
     if (!storable(lang) || lang === held.current || !current.current) return Promise.resolve();
-    return write(withLanguage(current.current, lang));
+    return write((base) => withLanguage(base, lang), lang);
   }, [storable, write]);
 
   const applied = useRef(session?.profileLanguageApplied === true);
@@ -126,18 +134,23 @@ export function ProfileProvider({ children }: { children: ReactNode }) {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const save = useCallback(async (p: Profile) => {
-    // The profile form's language is the user's latest choice.
-    chosen.current = undefined;
-    await write(p);
-  }, [write]);
+    // The form's language, when the user changed it there, is their latest choice; left as the form
+    // read it, it gives way to one the header is saving.
+    const lang = p.primary_fields?.language;
+    const changed = lang !== current.current?.primary_fields?.language;
+    if (changed) chosen.current = undefined;
+    await write((base) => ({ ...base, ...p, primary_fields: { ...p.primary_fields, ...(changed || !base.primary_fields?.language ? {} : { language: base.primary_fields.language }) } }), changed && storable(lang) ? lang : undefined);
+  }, [write, storable]);
 
   const chooseLanguage = useCallback((lang: Lang) => {
     chosen.current = lang;
+    // Later than the sign-in screen's choice, should that one still wait to be saved.
+    local.remove(keys.languagePending);
     // A profile's language still waiting to be told to the frame is no longer the one shown.
     clearTimeout(timer.current);
     setLanguage(lang);
     void saveLanguage(lang).catch((e: unknown) => console.error('profile language not saved', e));
-  }, [saveLanguage, setLanguage]);
+  }, [saveLanguage, setLanguage, keys.languagePending]);
 
   const value = useMemo<ProfileValue>(() => ({ profile, loaded, save, chooseLanguage }), [profile, loaded, save, chooseLanguage]);
   return <ProfileContext.Provider value={value}>{children}</ProfileContext.Provider>;

@@ -5,7 +5,7 @@ import validator from '@rjsf/validator-ajv8';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildRouteTable, type Registry } from '../../../../engine/src/index';
+import { buildRouteTable, type Lang, type Registry } from '../../../../engine/src/index';
 import { fixtureRegistry } from '../../../../engine/src/testing/fixtures';
 import type { Services } from '../../app/services';
 import { createI18n } from '../../i18n/i18n';
@@ -51,7 +51,7 @@ afterEach(() => { while (mounted.length) mounted.pop()!(); });
 function mountShown(services: Services, initial: Rec = {}) {
   const root = mountRoot();
   mounted.push(root.unmount);
-  const show = (lang: string) => root.render(
+  const show = (lang: Lang) => root.render(
     <InShell i18n={i18n} services={services} shell={{ ...shell, lang }}>
       <Form schema={schema} uiSchema={uiSchema} validator={validator} formData={initial} fields={{ picker: ReferencePicker }} />
     </InShell>,
