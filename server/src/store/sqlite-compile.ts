@@ -266,7 +266,6 @@ function compileValue(e: unknown, now: Date): Expr | undefined {
   };
 }
 
-/** A top-level field name: no path, no operator. */
 /** A top-level field name: not empty, no path, no operator. */
 export const isFieldName = (k: string) => k !== '' && !k.includes('.') && !k.startsWith('$');
 

@@ -85,12 +85,20 @@ function mount(server: ReturnType<typeof slowServer>, applied = true) {
 }
 
 const shown = () => document.documentElement.lang;
+const nextTurn = () => new Promise((r) => setTimeout(r, 0));
 /** A choice from the header; its save (if any) leaves on the next turn. */
-const choose = (lang: 'en' | 'es' | 'fr') => act(async () => { ctx.chooseLanguage(lang); await new Promise((r) => setTimeout(r, 0)); });
+const choose = (lang: 'en' | 'es' | 'fr') => act(async () => { ctx.chooseLanguage(lang); await nextTurn(); });
+/** The profile form's Save; its request leaves on the next turn. Resolves to the save, to await once answered. */
+async function formSave(body: Profile): Promise<{ done: Promise<void> }> {
+  let done!: Promise<void>;
+  await act(async () => { done = ctx.save(body); await nextTurn(); });
+  return { done };
+}
+const ENGLISH: Profile = { notification_channel: 'local', primary_fields: { language: 'en' } };
 
 describe('the profile and the interface language', () => {
   it('saves a language chosen before the profile arrived, and does not take it back', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     mount(server, false);
     await choose('es');
     await server.arrive();
@@ -102,7 +110,7 @@ describe('the profile and the interface language', () => {
   });
 
   it('saves the latest of two choices made while the first was being saved, one after the other', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     mount(server);
     await server.arrive();
     await choose('es');
@@ -117,14 +125,13 @@ describe('the profile and the interface language', () => {
   });
 
   it('keeps the channel a form save is changing when the header saves a language after it', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     const screen = mount(server);
     await server.arrive();
-    let saved!: Promise<void>;
-    await act(async () => { saved = ctx.save({ notification_channel: 'email', primary_fields: { language: 'en' } }); await new Promise((r) => setTimeout(r, 0)); });
+    const saved = await formSave({ notification_channel: 'email', primary_fields: { language: 'en' } });
     await choose('es');
     await server.answer();
-    await act(() => saved);
+    await act(() => saved.done);
     await server.answer();
     expect(server.server()).toEqual({ notification_channel: 'email', primary_fields: { language: 'es' } });
     expect(screen.channel()).toBe('email');
@@ -132,35 +139,33 @@ describe('the profile and the interface language', () => {
   });
 
   it('keeps the language the header is saving when a form save that did not change it follows', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     mount(server);
     await server.arrive();
     await choose('es');
-    let saved!: Promise<void>;
     // The form still shows the language it read (en); the user changed the channel only.
-    await act(async () => { saved = ctx.save({ notification_channel: 'email', primary_fields: { language: 'en' } }); await new Promise((r) => setTimeout(r, 0)); });
+    const saved = await formSave({ notification_channel: 'email', primary_fields: { language: 'en' } });
     await server.answer();
     await server.answer();
-    await act(() => saved);
+    await act(() => saved.done);
     expect(server.server()).toEqual({ notification_channel: 'email', primary_fields: { language: 'es' } });
     expect(shown()).toBe('es');
   });
 
   it('applies a language changed in the form over an earlier header choice', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     mount(server);
     await server.arrive();
     await choose('fr');
-    let saved!: Promise<void>;
-    await act(async () => { saved = ctx.save({ notification_channel: 'local', primary_fields: { language: 'es' } }); await new Promise((r) => setTimeout(r, 0)); });
+    const saved = await formSave({ notification_channel: 'local', primary_fields: { language: 'es' } });
     await server.answer();
-    await act(() => saved);
+    await act(() => saved.done);
     expect(server.server().primary_fields?.language).toBe('es');
     expect(shown()).toBe('es');
   });
 
   it('keeps the sign-in screen\'s language until its save succeeds, and forgets it for a later header choice', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     localStorage.setItem(keys.languagePending, 'es');
     mount(server, false);
     await server.arrive();
@@ -171,7 +176,7 @@ describe('the profile and the interface language', () => {
   });
 
   it('forgets the sign-in screen\'s language once saved', async () => {
-    const server = slowServer({ notification_channel: 'local', primary_fields: { language: 'en' } });
+    const server = slowServer(ENGLISH);
     localStorage.setItem(keys.languagePending, 'es');
     mount(server, false);
     await server.arrive();
